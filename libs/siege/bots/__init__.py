@@ -1,0 +1,1 @@
+"""Bots choose from a seat's view and legal actions only, as any outside client would."""

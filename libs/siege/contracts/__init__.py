@@ -1,0 +1,1 @@
+"""Message contract: events stored in match logs, commands, and their codec."""

@@ -1,0 +1,94 @@
+"""Events every match log may hold, whatever the game.
+
+Each event is a msgspec struct with a pinned tag, so the wire name never follows a class rename.
+Game packages subclass :class:`GameEvent` for their own events.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+SCHEMA_VERSION = 1
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="t", kw_only=True):
+    """Base of every event body; the tag goes in field ``t``."""
+
+
+class GameEvent(Event, frozen=True, kw_only=True):
+    """Base of events that only one game understands."""
+
+
+class MatchCreated(Event, frozen=True, tag="match.created", kw_only=True):
+    game: str
+    players: int
+    seat_names: list[str]
+    options: dict[str, str] = {}
+
+
+class SeedCommitted(Event, frozen=True, tag="dice.seed_committed", kw_only=True):
+    """sha256 of the secret per-match seed, written before any roll."""
+
+    commitment: str  # hex
+
+
+class PlayerSeedAdded(Event, frozen=True, tag="dice.player_seed_added", kw_only=True):
+    """A seat mixes its own entropy into later rolls (after the commitment)."""
+
+    seat: int
+    seed: str  # hex
+
+
+ChanceKind = Literal["dice", "shuffle"]
+
+
+class ChanceRequested(Event, frozen=True, tag="chance.requested", kw_only=True):
+    """The engine waits for chance. ``sides`` is the die size; for a shuffle ``count`` is the deck."""
+
+    kind: ChanceKind
+    sides: int = 0
+    count: int
+    purpose: str
+
+
+class DiceRolled(Event, frozen=True, tag="chance.dice_rolled", kw_only=True):
+    request: int  # seq of the ChanceRequested it answers
+    first_index: int  # roll index of values[0] in the match's random stream
+    values: list[int]
+
+
+class DeckShuffled(Event, frozen=True, tag="chance.deck_shuffled", kw_only=True):
+    request: int
+    first_index: int
+    order: list[int]  # a permutation of range(count)
+
+
+class SeatTimedOut(Event, frozen=True, tag="match.seat_timed_out", kw_only=True):
+    seat: int
+    decision: int
+
+
+class MatchEnded(Event, frozen=True, tag="match.ended", kw_only=True):
+    """``ranks[seat]`` is 1 for the winners; equal ranks are ties."""
+
+    ranks: list[int]
+    reason: str = "finished"
+
+
+class SeedRevealed(Event, frozen=True, tag="dice.seed_revealed", kw_only=True):
+    seed: str  # hex
+
+
+CORE_EVENT_TYPES: tuple[type[Event], ...] = (
+    MatchCreated,
+    SeedCommitted,
+    PlayerSeedAdded,
+    ChanceRequested,
+    DiceRolled,
+    DeckShuffled,
+    SeatTimedOut,
+    MatchEnded,
+    SeedRevealed,
+)

@@ -1,0 +1,1 @@
+"""The protocol every game engine implements, and the registry of hosted games."""

@@ -1,0 +1,77 @@
+"""What a game engine is: pure functions over a state, no I/O and no randomness.
+
+The shape follows OpenSpiel: at any point either a set of seats may act, or the game waits for
+chance. A decision point has a number; a command names the decision it answers, and simultaneous
+choices share one number, so one seat acting never makes another seat's pending command stale.
+
+Chance is a node: :meth:`Engine.pending` returns a :class:`ChanceNeeded`, the host appends a
+``ChanceRequested`` event, the dice service answers with ``DiceRolled`` or ``DeckShuffled``, and
+:meth:`Engine.evolve` consumes that answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
+
+import msgspec
+
+from siege.contracts.events import Event, GameEvent, MatchCreated
+
+
+class ChanceNeeded(msgspec.Struct, frozen=True, kw_only=True):
+    kind: Literal["dice", "shuffle"]
+    count: int
+    sides: int = 0
+    purpose: str
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """Who the game waits for. ``seats`` is empty when it waits for chance or is over."""
+
+    decision: int
+    seats: frozenset[int] = frozenset()
+    chance: ChanceNeeded | None = None
+
+
+class Action(msgspec.Struct, frozen=True, tag_field="t", kw_only=True):
+    """Base of every game's actions (a command's payload)."""
+
+
+S = TypeVar("S")
+
+
+class Engine(Protocol[S]):
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    event_types: ClassVar[tuple[type[GameEvent], ...]]
+    action_types: ClassVar[tuple[type[Action], ...]]
+
+    def initial_state(self, created: MatchCreated) -> S:
+        """The state right after ``MatchCreated``, before any chance or decision."""
+
+    def pending(self, state: S) -> Pending:
+        """Who may act now: seats, chance, or nobody once terminal."""
+
+    def legal_actions(self, state: S, seat: int) -> list[Any]:
+        """Every action ``seat`` may take now (empty when it may not act)."""
+
+    def apply(self, state: S, seat: int, action: Any) -> list[GameEvent]:
+        """The events that record a legal ``action``; does not change ``state``."""
+
+    def evolve(self, state: S, event: Event) -> S:
+        """Folds one event (game events and chance outcomes); may mutate and return ``state``."""
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def ranks(self, state: S) -> list[int]:
+        """Full ranking with ties: ``ranks[seat]`` is 1 for winners, equal values tie."""
+
+    def view(self, state: S, seat: int) -> msgspec.Struct:
+        """What ``seat`` may know. States differing only in another seat's secrets give equal
+        views (byte-identical once encoded)."""
+
+
+def ranks_from_keys(keys: list[Any]) -> list[int]:
+    """Competition ranking (1, 1, 3, ...) from per-seat sort keys, higher key = better."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
