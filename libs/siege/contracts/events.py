@@ -65,6 +65,18 @@ class DeckShuffled(Event, frozen=True, tag="chance.deck_shuffled", kw_only=True)
     order: list[int]  # a permutation of range(count)
 
 
+class ActionAccepted(Event, frozen=True, tag="match.action_accepted", kw_only=True):
+    """The command a seat sent, as accepted; the game events it produced follow it.
+
+    Recording the action itself lets an auditor re-run legality and ``apply`` and demand the
+    same events, instead of trusting them."""
+
+    seat: int
+    decision: int
+    command_id: str
+    action: msgspec.Raw  # msgpack of one of the game's actions
+
+
 class SeatTimedOut(Event, frozen=True, tag="match.seat_timed_out", kw_only=True):
     seat: int
     decision: int
@@ -88,6 +100,7 @@ CORE_EVENT_TYPES: tuple[type[Event], ...] = (
     ChanceRequested,
     DiceRolled,
     DeckShuffled,
+    ActionAccepted,
     SeatTimedOut,
     MatchEnded,
     SeedRevealed,

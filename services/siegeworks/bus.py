@@ -1,0 +1,56 @@
+"""The bus seen by handlers: publish a message on a topic, subscribe a handler to a topic.
+
+``InMemoryBus`` runs every handler in one process, first in first out, so a seeded run is
+deterministic; messages still cross it as encoded bytes, exactly the shapes the Redis
+transport carries between processes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from siege.contracts.messages import Message, bus_decoder, bus_encoder
+
+Handler = Callable[[Any], Awaitable[None]]
+
+COMMANDS = "commands"  # CreateMatch, SubmitAction from clients, read by the match service
+RULES = "rules"  # commands the match service has checked, read by the rules service
+LOG = "log"  # LogAppended pointers, read by rules, dice and scoring
+REPLIES = "replies"  # ActionRejected, to the sender
+RESULTS = "results"  # MatchFinished from scoring
+
+
+def seat_topic(match_id: str, seat: int) -> str:
+    return f"seat:{match_id}:{seat}"
+
+
+class Bus(Protocol):
+    async def publish(self, topic: str, message: Message) -> None: ...
+
+    def subscribe(self, topic: str, handler: Handler) -> None: ...
+
+
+class InMemoryBus:
+    def __init__(self) -> None:
+        self._queue: deque[tuple[str, bytes]] = deque()
+        self._handlers: dict[str, list[Handler]] = {}
+        self.delivered = 0
+
+    async def publish(self, topic: str, message: Message) -> None:
+        self._queue.append((topic, bus_encoder.encode(message)))
+
+    def subscribe(self, topic: str, handler: Handler) -> None:
+        self._handlers.setdefault(topic, []).append(handler)
+
+    def unsubscribe_all(self, topic: str) -> None:
+        self._handlers.pop(topic, None)
+
+    async def drain(self) -> None:
+        """Delivers until no message is left; each handler decodes its own copy."""
+        while self._queue:
+            topic, data = self._queue.popleft()
+            for handler in self._handlers.get(topic, ()):
+                self.delivered += 1
+                await handler(bus_decoder.decode(data))

@@ -1,0 +1,1 @@
+"""The clients side of Siegeworks."""

@@ -1,0 +1,1 @@
+"""The dice side of Siegeworks."""

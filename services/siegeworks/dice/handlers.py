@@ -1,0 +1,49 @@
+"""Dice service: the only source of randomness; it never knows which game it serves."""
+
+from __future__ import annotations
+
+from siege.contracts.events import SeedCommitted
+from siege.contracts.messages import LogAppended
+from siege.dice import fair
+from siege.eventlog.keys import seed_key
+from siege.hosting.chance import owed_by_dice
+from siege.hosting.match_state import MatchState
+from siegeworks.bus import LOG
+from siegeworks.context import ServiceContext
+
+
+class SeedVault:
+    """Seeds of matches: new ones drawn (or derived from a master seed for reproducible runs),
+    committed ones read back from the restricted key the commit wrote."""
+
+    def __init__(self, master: bytes | None = None) -> None:
+        self.master = master
+        self._known: dict[str, bytes] = {}
+
+    async def seed_for(self, ctx: ServiceContext, ms: MatchState) -> bytes:
+        if ms.commitment is None:
+            if self.master is not None:
+                return fair.derive_seed(self.master, ms.match_id)
+            return fair.new_seed()
+        seed = self._known.get(ms.match_id)
+        if seed is None:
+            seed = await ctx.log.get_side(seed_key(ms.match_id))
+            if seed is None:
+                raise LookupError(f"{ms.match_id}: seed committed but its key is missing")
+            self._known[ms.match_id] = seed
+        return seed
+
+
+async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppended) -> None:
+    for _ in range(8):
+        ms = await ctx.loader.load(note.match_id)
+        seed = await vault.seed_for(ctx, ms)
+        event = owed_by_dice(ms, seed)
+        if event is None:
+            return
+        committing = isinstance(event, SeedCommitted)
+        side = (seed_key(ms.match_id), seed) if committing else None
+        if await ctx.loader.append(ms, [event], side):
+            await ctx.bus.publish(LOG, LogAppended(
+                match_id=ms.match_id, first=ms.head_seq, last=ms.head_seq))
+            return

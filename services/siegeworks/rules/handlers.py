@@ -1,0 +1,68 @@
+"""Rules service: the only place that knows a game.
+
+It accepts or rejects actions, appends what the game calls for next (a chance request, the
+end), and prompts the seats that may act with their own view and legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from siege.contracts.events import Event
+from siege.contracts.messages import ActionRejected, LogAppended, SeatPrompted, SubmitAction
+from siege.hosting.match_state import MatchState
+from siege.hosting.rules import Rejection, accept_action, expected_follow_up
+from siegeworks.bus import LOG, REPLIES, seat_topic
+from siegeworks.context import ServiceContext
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
+    outcome: list[Event] | Rejection = []
+
+    def owe(ms: MatchState) -> Sequence[Event] | None:
+        nonlocal outcome
+        outcome = accept_action(ms, cmd)
+        return outcome if isinstance(outcome, list) else None
+
+    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe)
+    if isinstance(outcome, Rejection):
+        await ctx.bus.publish(REPLIES, ActionRejected(
+            match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
+            code=outcome.code, detail=outcome.detail))
+    elif appended:
+        await announce(ctx, ms, len(outcome))
+
+
+async def on_log_appended(ctx: ServiceContext, note: LogAppended) -> None:
+    def owe(ms: MatchState) -> Sequence[Event] | None:
+        event = expected_follow_up(ms)
+        return [event] if event is not None else None
+
+    ms, appended = await ctx.loader.append_owed(note.match_id, owe)
+    if appended:
+        await announce(ctx, ms, 1)
+    elif note.last == ms.head_seq and ms.open_request is None:
+        # Only the newest pointer prompts, so a burst of appends sends each seat one prompt.
+        await prompt_seats(ctx, ms)
+
+
+async def announce(ctx: ServiceContext, ms: MatchState, count: int) -> None:
+    await ctx.bus.publish(
+        LOG, LogAppended(match_id=ms.match_id, first=ms.head_seq - count + 1, last=ms.head_seq)
+    )
+
+
+async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
+    engine = ms.engine
+    if engine is None or ms.ended is not None:
+        return
+    pending = engine.pending(ms.game)
+    for seat in sorted(pending.seats):
+        legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]
+        view = msgspec.Raw(_encoder.encode(engine.view(ms.game, seat)))
+        await ctx.bus.publish(seat_topic(ms.match_id, seat), SeatPrompted(
+            match_id=ms.match_id, seat=seat, decision=pending.decision, view=view, legal=legal))

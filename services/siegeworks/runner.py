@@ -1,0 +1,82 @@
+"""The main job: bot matches through the services' handlers, then an audit of every log."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from siege.contracts.messages import CreateMatch, MatchFinished
+from siege.dice.fair import new_seed
+from siege.eventlog.log import EventLog
+from siege.hosting.audit import AuditReport, audit
+from siege.hosting.clock import Clock, FixedClock, SystemClock
+from siegeworks import bus as topics
+from siegeworks.clients.bots import seat_bots
+from siegeworks.wiring import wire_in_process
+
+
+@dataclass
+class RunConfig:
+    game: str
+    matches: int
+    players: int
+    bots: list[str]
+    seed: int | None = None
+    fixed_clock_ms: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+    def clock(self) -> Clock:
+        return FixedClock(self.fixed_clock_ms) if self.fixed_clock_ms is not None else SystemClock()
+
+    def master_seed(self) -> bytes | None:
+        if self.seed is None:
+            return None
+        return hashlib.sha256(f"siegeworks-run:{self.seed}".encode()).digest()
+
+    def match_id(self, index: int) -> str:
+        if self.seed is None:
+            return f"{self.game}-{uuid.uuid4().hex[:12]}"
+        return f"{self.game}-s{self.seed}-{index:05d}"
+
+    def seat_bots(self) -> list[str]:
+        return [self.bots[seat % len(self.bots)] for seat in range(self.players)]
+
+
+@dataclass
+class RunResult:
+    match_ids: list[str]
+    finished: list[MatchFinished]
+
+
+async def play_matches(
+    cfg: RunConfig, log: EventLog, on_finished: Callable[[MatchFinished], None] = lambda r: None
+) -> RunResult:
+    master = cfg.master_seed()
+    wired = wire_in_process(log, cfg.clock(), master)
+    bot_seed = master or new_seed()
+
+    async def finished(result: MatchFinished) -> None:
+        on_finished(result)
+
+    wired.bus.subscribe(topics.RESULTS, finished)
+    match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
+    names = cfg.seat_bots()
+    for match_id in match_ids:
+        seat_bots(wired.bus, cfg.game, match_id, names, bot_seed)
+        await wired.bus.publish(topics.COMMANDS, CreateMatch(
+            match_id=match_id, game=cfg.game,
+            seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
+            options=cfg.options))
+    await wired.bus.drain()
+    done = [wired.results.finished[m] for m in match_ids if m in wired.results.finished]
+    return RunResult(match_ids, done)
+
+
+async def audit_match(log: EventLog, match_id: str) -> AuditReport:
+    entries = await log.read(match_id)
+    report = audit(entries)
+    if not report.match_id:
+        report.match_id = match_id
+    return report

@@ -1,0 +1,1 @@
+"""The scoring side of Siegeworks."""

@@ -1,0 +1,45 @@
+"""Wires the four services' handlers onto one bus (the in-process main job and tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from siege.eventlog.log import EventLog
+from siege.hosting.clock import Clock
+from siegeworks import bus as topics
+from siegeworks.bus import InMemoryBus
+from siegeworks.context import ServiceContext
+from siegeworks.dice import handlers as dice
+from siegeworks.match import handlers as match
+from siegeworks.rules import handlers as rules
+from siegeworks.scoring import handlers as scoring
+from siege.contracts.messages import CreateMatch, SubmitAction
+
+
+@dataclass
+class Wired:
+    bus: InMemoryBus
+    results: scoring.ResultsProjection
+    vault: dice.SeedVault
+
+
+def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> Wired:
+    bus = InMemoryBus()
+    ctx = {name: ServiceContext.create(name, log, bus, clock)
+           for name in ("match", "rules", "dice", "scoring")}
+    vault = dice.SeedVault(master_seed)
+    results = scoring.ResultsProjection()
+
+    async def on_command(message: CreateMatch | SubmitAction) -> None:
+        if isinstance(message, CreateMatch):
+            await match.on_create_match(ctx["match"], message)
+        else:
+            await match.on_submit_action(ctx["match"], message)
+
+    bus.subscribe(topics.COMMANDS, on_command)
+    bus.subscribe(topics.RULES, partial(rules.on_submit_action, ctx["rules"]))
+    bus.subscribe(topics.LOG, partial(rules.on_log_appended, ctx["rules"]))
+    bus.subscribe(topics.LOG, partial(dice.on_log_appended, ctx["dice"], vault))
+    bus.subscribe(topics.LOG, partial(scoring.on_log_appended, ctx["scoring"], results))
+    return Wired(bus, results, vault)

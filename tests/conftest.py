@@ -1,0 +1,59 @@
+"""Shared fixtures: a real Redis for integration tests, and a way to run coroutines.
+
+Redis: ``REDIS_URL`` if set (the tests FLUSH that database), else a private ``redis-server``
+started once per session on a free port (:class:`siege.eventlog.embedded.EmbeddedRedis`). The
+default port 6379 is never used implicitly: whatever runs there is not ours to flush.
+
+Async: tests are plain functions that call ``run(coro)``. ``run`` is one event loop per test, and
+``redis_client`` is closed on that same loop, because redis.asyncio connections belong to the loop
+that opened them. (A test may use ``asyncio.run`` with clients it creates itself.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio
+
+from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.log import RedisEventLog
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    with EmbeddedRedis() as server:
+        yield server.url
+
+
+@pytest.fixture
+def run() -> Iterator[Callable[[Awaitable[Any]], Any]]:
+    """Runs a coroutine to completion on this test's event loop."""
+    with asyncio.Runner() as runner:
+        yield runner.run
+
+
+@pytest.fixture
+def redis_client(
+    redis_url: str, run: Callable[[Awaitable[Any]], Any]
+) -> Iterator[redis.asyncio.Redis]:
+    """An async client (bytes replies) on an empty database; use it inside ``run``."""
+    # Flushing with a sync client keeps the async client free of any event loop until the test
+    # first uses it inside ``run``.
+    with redis.Redis.from_url(redis_url) as sync_client:
+        sync_client.flushdb()
+    client = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    yield client
+    run(client.aclose())
+
+
+@pytest.fixture
+def event_log(redis_client: redis.asyncio.Redis) -> RedisEventLog:
+    return RedisEventLog(redis_client)
