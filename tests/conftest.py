@@ -23,6 +23,7 @@ import redis.asyncio
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     url = os.environ.get("REDIS_URL")

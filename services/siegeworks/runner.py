@@ -55,7 +55,8 @@ async def play_matches(
 ) -> RunResult:
     master = cfg.master_seed()
     wired = wire_in_process(log, cfg.clock(), master)
-    bot_seed = master or new_seed()
+    # Bots draw from their own key, never the dice seed, so they cannot foresee a roll.
+    bot_seed = hashlib.sha256(b"bots:" + master).digest() if master else new_seed()
 
     async def finished(result: MatchFinished) -> None:
         on_finished(result)

@@ -22,6 +22,7 @@ class Wired:
     bus: InMemoryBus
     results: scoring.ResultsProjection
     vault: dice.SeedVault
+    contexts: dict[str, ServiceContext]
 
 
 def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> Wired:
@@ -42,4 +43,4 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     bus.subscribe(topics.LOG, partial(rules.on_log_appended, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(dice.on_log_appended, ctx["dice"], vault))
     bus.subscribe(topics.LOG, partial(scoring.on_log_appended, ctx["scoring"], results))
-    return Wired(bus, results, vault)
+    return Wired(bus, results, vault, ctx)

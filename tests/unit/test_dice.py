@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from siege.dice.fair import (
     MAX_N,
     BotRng,

@@ -30,6 +30,8 @@ ENV_BINARY = "SIEGE_REDIS_SERVER"
 START_TIMEOUT = 10.0
 STOP_TIMEOUT = 5.0
 _PORT_ATTEMPTS = 5
+CLUSTER_BUS_OFFSET = 10000
+CLUSTER_SLOTS = 16384
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -67,12 +69,31 @@ def find_redis_server(binary: str | os.PathLike[str] | None = None) -> str:
     return found
 
 
-def _free_port() -> int:
-    # The kernel picks a free port; another process may take it before redis-server binds it,
-    # which start() detects (the server exits with "Address already in use") and retries.
+def _bindable(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _free_port(cluster: bool = False) -> int:
+    """A port nobody listens on. For a cluster node, also its bus port (port + 10000) is free.
+
+    The kernel picks the port; another process may take it before redis-server binds it, which
+    start() detects (the server exits with "Address already in use") and retries.
+    """
+    for _ in range(100):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if not cluster:
+            return port
+        # Redis refuses cluster mode above 55535: the bus port must fit in 16 bits.
+        if port + CLUSTER_BUS_OFFSET <= 65535 and _bindable(port + CLUSTER_BUS_OFFSET):
+            return port
+    raise EmbeddedRedisError("found no free port pair for a cluster node")
 
 
 def _tail(path: Path, lines: int = 20) -> str:
@@ -88,6 +109,10 @@ class EmbeddedRedis:
 
     Usable as ``with EmbeddedRedis() as server:`` and ``async with EmbeddedRedis() as server:``
     (the async form starts and stops it in a thread, so the event loop keeps running).
+
+    ``cluster=True`` starts a one-node Redis Cluster that owns all 16384 slots: commands behave
+    as on a real cluster (CLUSTER KEYSLOT works, a script touching two slots gets CROSSSLOT) while
+    a plain client still works, since every slot is local.
     """
 
     def __init__(
@@ -95,9 +120,11 @@ class EmbeddedRedis:
         binary: str | os.PathLike[str] | None = None,
         *,
         start_timeout: float = START_TIMEOUT,
+        cluster: bool = False,
         extra_args: tuple[str, ...] = (),
     ) -> None:
         self._binary_arg = binary
+        self.cluster = cluster
         self.start_timeout = start_timeout
         self.extra_args = extra_args
         self.binary: str | None = None
@@ -122,7 +149,10 @@ class EmbeddedRedis:
         self.dir = Path(tempfile.mkdtemp(prefix="siege-redis-"))
         try:
             for attempt in range(_PORT_ATTEMPTS):
-                if self._start_on(_free_port(), last_attempt=attempt == _PORT_ATTEMPTS - 1):
+                port = _free_port(self.cluster)
+                if self._start_on(port, last_attempt=attempt == _PORT_ATTEMPTS - 1):
+                    if self.cluster:
+                        self._own_all_slots()
                     return self
         except BaseException:
             self.stop()
@@ -141,6 +171,8 @@ class EmbeddedRedis:
             "--save", "",
             "--appendonly", "no",
             "--daemonize", "no",
+            *(("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+              if self.cluster else ()),
             *self.extra_args,
         ]  # fmt: skip
         with open(log_path, "ab") as log:
@@ -170,6 +202,25 @@ class EmbeddedRedis:
                     f"{self.binary} did not answer PING on port {port} within "
                     f"{self.start_timeout}s:\n{_tail(log_path)}"
                 )
+
+    def _own_all_slots(self) -> None:
+        """Makes this one cluster node own every slot and waits until it serves them."""
+        assert self.process is not None and self.dir is not None
+        process, log_path = self.process, self.dir / "redis.log"
+        deadline = time.monotonic() + self.start_timeout
+        with redis.Redis.from_url(self.url) as client:
+            client.execute_command("CLUSTER", "ADDSLOTS", *range(CLUSTER_SLOTS))
+            # The node flips cluster_state to ok in its cron, a few ms later; until then every
+            # command gets CLUSTERDOWN.
+            while b"cluster_state:ok" not in client.execute_command("CLUSTER", "INFO"):
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=0.02)
+                if process.returncode is not None:
+                    raise EmbeddedRedisError(f"cluster node exited:\n{_tail(log_path)}")
+                if time.monotonic() > deadline:
+                    raise EmbeddedRedisError(
+                        f"cluster node not ok within {self.start_timeout}s:\n{_tail(log_path)}"
+                    )
 
     @staticmethod
     def _answers(port: int, pid: int) -> bool:

@@ -96,7 +96,7 @@ class EventLog(Protocol):
     async def read_bus(
         self, shard: int, after_id: str = "0-0", count: int = 1000
     ) -> list[tuple[str, str, int, int]]:
-        """Up to ``count`` bus pointers after ``after_id``: ``(entry id, match_id, first, last)``."""
+        """Up to ``count`` pointers after ``after_id``: ``(entry id, match_id, first, last)``."""
         ...
 
 

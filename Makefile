@@ -1,0 +1,39 @@
+# Everything a fresh machine with Python 3.11, make and git needs: a local virtualenv from the
+# lock file. `make run` plays audited bot matches; `make test` runs the whole suite.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+RUN_ARGS ?= --game castle-dash --matches 20 --players 4 --bots greedy,random
+PYTEST_ARGS ?=
+
+.PHONY: install run test bench lint lock clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+run: install
+	$(BIN)/siege run $(RUN_ARGS)
+
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python -m tests.bench.run
+
+lint: install
+	$(BIN)/ruff check libs services tests
+
+# Regenerate the lock after changing dependencies in pyproject.toml.
+lock: install
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 -q -o requirements.lock
+
+clean:
+	rm -rf $(VENV) .siege

@@ -1,0 +1,1 @@
+"""One package per hosted game: its engine, card or board data, views and bots."""

@@ -1,0 +1,178 @@
+"""The ``siege`` command line."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from siege.bots.registry import UnknownBotError, bot_names, make_bot
+from siege.contracts.messages import MatchFinished
+from siege.engine.registry import UnknownGameError, game_names, get_engine
+from siege.eventlog.embedded import EmbeddedRedisError
+from siege.hosting.audit import audit
+from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
+from siege.hosting.replay import ReplayError, replay_to
+from siegeworks.redis_target import open_log
+from siegeworks.runner import RunConfig, audit_match, play_matches
+
+app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
+                  no_args_is_help=True, add_completion=False)
+out = Console()
+err = Console(stderr=True)
+
+RedisUrl = Annotated[str | None, typer.Option(
+    "--redis-url", envvar="REDIS_URL",
+    help="Redis holding the match logs; without it an embedded Redis is started.")]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+@app.command()
+def games() -> None:
+    """List the hosted games and their bots."""
+    for name in game_names():
+        engine = get_engine(name)
+        out.print(f"{name}: {engine.min_players}-{engine.max_players} players; "
+                  f"bots: {', '.join(bot_names(name))}")
+
+
+@app.command()
+def run(
+    game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
+    matches: Annotated[int, typer.Option(min=1, help="Number of matches.")] = 20,
+    players: Annotated[int, typer.Option(min=1, help="Seats per match.")] = 4,
+    bots: Annotated[str, typer.Option(help="Comma-separated bots, cycled over the seats.")]
+    = "greedy,random",
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible run.")] = None,
+    fixed_clock: Annotated[int | None, typer.Option(
+        help="Stamp every event with this time (ms) instead of the clock.")] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Play bot matches, store their logs in Redis, and audit every one."""
+    try:
+        engine = get_engine(game)
+        for name in bots.split(","):
+            make_bot(game, name)
+    except (UnknownGameError, UnknownBotError) as error:
+        raise fail(str(error)) from None
+    if not engine.min_players <= players <= engine.max_players:
+        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+    cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
+                    seed=seed, fixed_clock_ms=fixed_clock)
+    try:
+        failed = asyncio.run(_run(cfg, redis_url))
+    except EmbeddedRedisError as error:
+        raise fail(str(error)) from None
+    if failed:
+        raise typer.Exit(1)
+
+
+async def _run(cfg: RunConfig, redis_url: str | None) -> int:
+    async with open_log(redis_url) as (log, where):
+        out.print(f"siege run: {cfg.matches} x {cfg.game}, {cfg.players} players, "
+                  f"bots {','.join(cfg.seat_bots())}, seed {cfg.seed}, logs in {where}")
+        with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=out, transient=False) as progress:
+            task = progress.add_task("play", total=cfg.matches)
+            result = await play_matches(
+                cfg, log, on_finished=lambda r: progress.advance(task))
+        _print_results(result.finished)
+        failed = 0
+        for match_id in result.match_ids:
+            report = await audit_match(log, match_id)
+            failed += not report.ok
+            out.print(report.line())
+        unfinished = len(result.match_ids) - len(result.finished)
+        out.print(f"{len(result.finished)} finished, {unfinished} unfinished, "
+                  f"{len(result.match_ids) - failed} audits passed, {failed} failed")
+        return failed + unfinished
+
+
+def _print_results(finished: list[MatchFinished]) -> None:
+    table = Table(title="results")
+    table.add_column("match")
+    table.add_column("winner(s)")
+    table.add_column("ranking")
+    wins: dict[str, float] = {}
+    for result in finished:
+        winners = [n for n, r in zip(result.seat_names, result.ranks, strict=True) if r == 1]
+        order = sorted(zip(result.ranks, result.seat_names, strict=True))
+        table.add_row(result.match_id, ", ".join(winners),
+                      "  ".join(f"{rank}. {name}" for rank, name in order))
+        for name in winners:
+            bot = name.rsplit("-", 1)[0]
+            wins[bot] = wins.get(bot, 0) + 1 / len(winners)
+    out.print(table)
+    if finished:
+        out.print("wins by bot: " + ", ".join(
+            f"{bot} {count:g}" for bot, count in sorted(wins.items())))
+
+
+async def _entries(source: str, redis_url: str | None) -> list[Entry]:
+    path = Path(source)
+    if path.is_file():
+        return read_export(path)  # type: ignore[return-value]
+    async with open_log(redis_url) as (log, where):
+        entries = await log.read(source)
+    if not entries:
+        raise fail(f"no file and no match named {source!r} in {where}")
+    return entries
+
+
+@app.command()
+def export(
+    match_id: Annotated[str, typer.Argument(help="Match to export.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
+    redis_url: RedisUrl = None,
+) -> None:
+    """Write a match's full log to a file (JSON Lines; see docs/export-format.md)."""
+    entries = asyncio.run(_entries(match_id, redis_url))
+    write_export(output, entries)  # type: ignore[arg-type]
+    out.print(f"wrote {len(entries)} events of {match_id} to {output}")
+
+
+@app.command("audit")
+def audit_cmd(
+    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    redis_url: RedisUrl = None,
+) -> None:
+    """Re-verify a match from its log alone. Exit 0 when valid, 1 with the first bad seq."""
+    try:
+        entries = asyncio.run(_entries(source, redis_url))
+    except ExportFormatError as error:
+        out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
+        raise typer.Exit(1) from None
+    report = audit(entries)
+    out.print(report.line())
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+def replay(
+    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    to: Annotated[int | None, typer.Option("--to", min=1, help="Stop after this seq.")] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Print the state of a match after any event (the last one by default)."""
+    try:
+        entries = asyncio.run(_entries(source, redis_url))
+        snapshot = replay_to(entries, to)
+    except (ExportFormatError, ReplayError) as error:
+        raise fail(str(error)) from None
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    app()

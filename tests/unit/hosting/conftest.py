@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from siege.engine.registry import register
+from siege.eventlog.log import MemoryEventLog
+from siege.hosting.export import dump
+from siege.testing.toy import DiceRace
+from siegeworks.runner import RunConfig, play_matches
+
+register(DiceRace())
+
+
+def toy_export(seed: int = 3) -> bytes:
+    async def play() -> bytes:
+        log = MemoryEventLog()
+        cfg = RunConfig(
+            game="dice-race",
+            matches=1,
+            players=2,
+            bots=["random"],
+            seed=seed,
+            fixed_clock_ms=1_700_000_000_000,
+        )
+        result = await play_matches(cfg, log)
+        return dump(await log.read(result.match_ids[0]))
+
+    return asyncio.run(play())
+
+
+@pytest.fixture(scope="session")
+def small_export() -> bytes:
+    return toy_export()
