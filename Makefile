@@ -25,7 +25,7 @@ test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: install
-	$(BIN)/python -m tests.bench.run
+	$(BIN)/python tests/bench/run.py
 
 lint: install
 	$(BIN)/ruff check libs services tests

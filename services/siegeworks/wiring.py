@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from siege.contracts.messages import CreateMatch, SubmitAction
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
 from siegeworks import bus as topics
@@ -14,7 +15,6 @@ from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
-from siege.contracts.messages import CreateMatch, SubmitAction
 
 
 @dataclass

@@ -45,7 +45,7 @@ ChanceKind = Literal["dice", "shuffle"]
 
 
 class ChanceRequested(Event, frozen=True, tag="chance.requested", kw_only=True):
-    """The engine waits for chance. ``sides`` is the die size; for a shuffle ``count`` is the deck."""
+    """The engine waits for chance: ``count`` dice of ``sides``, or a shuffle of ``count``."""
 
     kind: ChanceKind
     sides: int = 0

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class RejectionCode(str, Enum):
+class RejectionCode(StrEnum):
     MALFORMED = "malformed"
     UNKNOWN_MATCH = "unknown_match"
     UNKNOWN_SEAT = "unknown_seat"

@@ -69,7 +69,8 @@ class AuditReport(msgspec.Struct):
     def line(self) -> str:
         if self.failure is None:
             return f"audit {self.match_id}: OK ({self.events} events, chain, dice, actions, result)"
-        return f"audit {self.match_id or '?'}: FAILED at seq {self.failure.seq}: {self.failure.reason}"
+        failure = self.failure
+        return f"audit {self.match_id or '?'}: FAILED at seq {failure.seq}: {failure.reason}"
 
 
 class _Bad(Exception):

@@ -21,7 +21,9 @@ class ResultsProjection:
         return True
 
 
-async def on_log_appended(ctx: ServiceContext, results: ResultsProjection, note: LogAppended) -> None:
+async def on_log_appended(
+    ctx: ServiceContext, results: ResultsProjection, note: LogAppended
+) -> None:
     if note.match_id in results.finished:
         return
     ms = await ctx.loader.load(note.match_id)
