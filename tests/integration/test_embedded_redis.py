@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import socket
 import stat
@@ -144,6 +143,16 @@ def test_squatter_on_the_chosen_port_is_not_mistaken_for_our_server(
         assert squatter.process.poll() is None  # the squatter was left alone
 
 
-def test_environment_path_is_restored_by_monkeypatch() -> None:
-    # Guard for the tests above: they must not leak a PATH without redis-server.
-    assert os.environ.get("PATH")
+def test_extra_args_override_the_defaults_for_a_persistent_server(tmp_path: Path) -> None:
+    """``siege`` keeps its data by passing its own --dir and --appendonly; the last one wins."""
+    data = tmp_path / "data"
+    data.mkdir()
+    persist = ("--dir", str(data), "--appendonly", "yes")
+
+    with EmbeddedRedis(extra_args=persist) as server, redis.Redis.from_url(server.url) as client:
+        assert client.config_get("dir")["dir"] == str(data)
+        assert client.config_get("appendonly")["appendonly"] == "yes"
+        client.set("k", "v")
+
+    with EmbeddedRedis(extra_args=persist) as server, redis.Redis.from_url(server.url) as client:
+        assert client.get("k") == b"v"

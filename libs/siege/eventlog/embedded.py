@@ -25,6 +25,8 @@ from pathlib import Path
 from types import TracebackType
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 ENV_BINARY = "SIEGE_REDIS_SERVER"
 START_TIMEOUT = 10.0
@@ -111,8 +113,10 @@ class EmbeddedRedis:
     (the async form starts and stops it in a thread, so the event loop keeps running).
 
     ``cluster=True`` starts a one-node Redis Cluster that owns all 16384 slots: commands behave
-    as on a real cluster (CLUSTER KEYSLOT works, a script touching two slots gets CROSSSLOT) while
-    a plain client still works, since every slot is local.
+    as on a real cluster (CLUSTER KEYSLOT works, a script touching two slots is refused with
+    CROSSSLOT) while a plain client still works, since every slot is local. Its cluster bus
+    needs port + 10000 free, and the node only serves commands about 2 s after start
+    (Redis's writable delay), so start it only where the cluster behaviour is under test.
     """
 
     def __init__(
@@ -163,6 +167,8 @@ class EmbeddedRedis:
         """Starts the server on ``port``; False if the port was taken meanwhile (retry)."""
         assert self.dir is not None and self.binary is not None
         log_path = self.dir / "redis.log"
+        # nodes.conf lives in --dir, so it goes away with the temp dir.
+        cluster_args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
         args = [
             self.binary,
             "--port", str(port),
@@ -171,13 +177,13 @@ class EmbeddedRedis:
             "--save", "",
             "--appendonly", "no",
             "--daemonize", "no",
-            *(("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
-              if self.cluster else ()),
+            *(cluster_args if self.cluster else ()),
             *self.extra_args,
         ]  # fmt: skip
-        with open(log_path, "ab") as log:
+        with open(log_path, "wb") as log:
             # The server logs to stdout by default; sending it to a file in its own directory
-            # keeps test output clean and gives start errors something to quote.
+            # keeps test output clean and gives start errors something to quote. Truncated per
+            # attempt, so an old "Address already in use" is not read as this attempt's cause.
             process = subprocess.Popen(
                 args, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
             )
@@ -225,8 +231,14 @@ class EmbeddedRedis:
     @staticmethod
     def _answers(port: int, pid: int) -> bool:
         """True once the server on ``port`` answers PING and is our process, not a squatter."""
+        # No retries: redis-py's default retries with backoff would turn every "not yet" into
+        # a second or more of waiting; the caller's loop is the retry.
         client = redis.Redis(
-            host="127.0.0.1", port=port, socket_connect_timeout=0.5, socket_timeout=0.5
+            host="127.0.0.1",
+            port=port,
+            socket_connect_timeout=0.5,
+            socket_timeout=0.5,
+            retry=Retry(NoBackoff(), 0),
         )
         try:
             client.ping()
