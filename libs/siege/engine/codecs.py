@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Union
+from typing import Any, Union, get_type_hints
 
 import msgspec
 
@@ -24,6 +24,12 @@ def action_list_decoder(game: str) -> msgspec.msgpack.Decoder[Any]:
     return msgspec.msgpack.Decoder(list[_action_union(game)])  # type: ignore[misc]
 
 
+def view_type(game: str) -> Any:
+    """The struct ``view`` returns, read from the engine's annotations."""
+    engine = get_engine(game)
+    return get_type_hints(type(engine).view).get("return", Any)
+
+
 @cache
 def view_decoder(game: str) -> msgspec.msgpack.Decoder[Any]:
-    return msgspec.msgpack.Decoder(getattr(get_engine(game), "view_type", Any))
+    return msgspec.msgpack.Decoder(view_type(game))

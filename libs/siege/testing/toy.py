@@ -44,7 +44,6 @@ class DiceRace:
     max_players: ClassVar[int] = 2
     event_types: ClassVar[tuple[type[GameEvent], ...]] = (RollChosen,)
     action_types: ClassVar[tuple[type[Action], ...]] = (Roll,)
-    view_type: ClassVar[type] = ToyView
 
     def initial_state(self, created: MatchCreated) -> ToyState:
         target = int(created.options.get("target", "8"))

@@ -39,8 +39,10 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     ms, appended = await ctx.loader.append_owed(
         cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
     )
-    if appended:
-        await ctx.bus.publish(LOG, LogAppended(match_id=cmd.match_id, first=1, last=1))
+    # A repeated create (a re-run with the same seed, a redelivery) re-announces the head, so
+    # the other services resume a match left unfinished and report one already finished.
+    first = 1 if appended else ms.head_seq
+    await ctx.bus.publish(LOG, LogAppended(match_id=cmd.match_id, first=first, last=ms.head_seq))
 
 
 async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:

@@ -1,0 +1,99 @@
+"""The `siege` command as a user runs it: separate processes, each with its own embedded Redis."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SIEGE = [sys.executable, "-m", "siegeworks.cli"]
+
+
+def siege(args: list[str], data_dir: Path, path: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["SIEGE_DATA_DIR"] = str(data_dir)
+    env["COLUMNS"] = "200"
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run(SIEGE + args, env=env, capture_output=True, text=True, timeout=300)
+
+
+RUN = ["run", "--game", "castle-dash", "--matches", "2", "--players", "4",
+       "--seed", "11", "--fixed-clock", "0"]
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, Path]]:
+    """Two separate processes with the same seed and clock, each exporting its first match."""
+    out = []
+    for name in ("a", "b"):
+        data = tmp_path_factory.mktemp(name)
+        done = siege(RUN, data)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "castle-dash-s11-00000" in done.stdout
+        assert done.stdout.count(": OK (") == 2
+        export = data / "match.jsonl"
+        exported = siege(["export", "castle-dash-s11-00000", "-o", str(export)], data)
+        assert exported.returncode == 0, exported.stderr
+        out.append((data, export))
+    return out
+
+
+def test_same_seed_and_clock_give_byte_identical_exports(two_runs: list) -> None:
+    (_, first), (_, second) = two_runs
+    assert first.read_bytes() == second.read_bytes()
+    assert len(first.read_bytes().splitlines()) > 20
+
+
+def test_audit_passes_on_file_and_on_match_id(two_runs: list) -> None:
+    data, export = two_runs[0]
+    by_file = siege(["audit", str(export)], data)
+    assert by_file.returncode == 0 and ": OK (" in by_file.stdout
+    by_id = siege(["audit", "castle-dash-s11-00001"], data)
+    assert by_id.returncode == 0 and ": OK (" in by_id.stdout
+
+
+def test_audit_of_a_tampered_file_exits_1_naming_the_seq(two_runs: list, tmp_path: Path) -> None:
+    data, export = two_runs[0]
+    lines = export.read_bytes().splitlines(keepends=True)
+    del lines[9]  # seq 10 removed: seq 11 now stands on line 10
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(b"".join(lines))
+    result = siege(["audit", str(tampered)], data)
+    assert result.returncode == 1
+    assert "FAILED at seq 10" in result.stdout
+
+
+def test_replay_prints_the_state_at_a_sequence(two_runs: list) -> None:
+    data, export = two_runs[0]
+    result = siege(["replay", str(export), "--to", "5"], data)
+    assert result.returncode == 0, result.stderr
+    snapshot = json.loads(result.stdout)
+    assert snapshot["seq"] == 5 and snapshot["game"] == "castle-dash"
+    final = json.loads(siege(["replay", str(export)], data).stdout)
+    assert final["ended"] is not None and final["seq"] > 5
+
+
+def test_bad_input_gets_a_clear_error_not_a_traceback(two_runs: list) -> None:
+    data, _ = two_runs[0]
+    for args in (["replay", "no-such-match"], ["run", "--game", "chess"],
+                 ["run", "--players", "9"], ["run", "--bots", "clever"]):
+        result = siege(args, data)
+        assert result.returncode == 2, args
+        assert "Traceback" not in result.stderr and "error" in result.stderr.lower(), args
+
+
+def test_run_without_redis_server_on_path_uses_the_packaged_one(tmp_path: Path) -> None:
+    server = shutil.which("redis-server")
+    path = os.pathsep.join(
+        p for p in os.environ["PATH"].split(os.pathsep)
+        if not server or Path(p) != Path(server).parent
+    )
+    result = siege(["run", "--matches", "1", "--players", "3", "--seed", "2"], tmp_path, path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ": OK (" in result.stdout
