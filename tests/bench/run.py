@@ -15,11 +15,11 @@ from collections.abc import Callable
 from redis.asyncio import Redis
 
 from siege.bots.registry import make_bot
+from siege.contracts.events import DeckShuffled, DiceRolled, MatchCreated
 from siege.dice import fair
 from siege.engine.local import play_local
 from siege.engine.protocol import ChanceNeeded
 from siege.engine.registry import get_engine
-from siege.contracts.events import DeckShuffled, DiceRolled, MatchCreated
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.loader import decode_entries
@@ -46,13 +46,15 @@ def engine_figures(game: str, players: int, games: int) -> tuple[float, float]:
         for g in range(games):
             index = 0
 
-            def answer(need: ChanceNeeded, request: int) -> DiceRolled | DeckShuffled:
+            def answer(
+                need: ChanceNeeded, request: int, label: str = f"g{g}"
+            ) -> DiceRolled | DeckShuffled:
                 nonlocal index
                 if need.kind == "shuffle":
-                    order = fair.shuffle(key, f"g{g}", index, need.count)
+                    order = fair.shuffle(key, label, index, need.count)
                     index += fair.shuffle_cost(need.count)
                     return DeckShuffled(request=request, first_index=0, order=order)
-                values = fair.rolls(key, f"g{g}", index, need.count, need.sides)
+                values = fair.rolls(key, label, index, need.count, need.sides)
                 index += need.count
                 return DiceRolled(request=request, first_index=0, values=values)
 
@@ -80,7 +82,9 @@ async def replay_figures(game: str, players: int, matches: int) -> tuple[float, 
         result = await play_matches(cfg, log)
         codec = codec_for(game)
         ids = result.match_ids
-        events = sum(len(await log.read(m)) for m in ids)
+        events = 0
+        for match_id in ids:
+            events += len(await log.read(match_id))
 
         async def bare() -> float:
             start = time.perf_counter()
