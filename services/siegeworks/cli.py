@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 import typer
+from redis.asyncio import Redis
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -20,8 +22,11 @@ from siege.eventlog.embedded import EmbeddedRedisError
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
-from siegeworks.redis_target import open_log
-from siegeworks.runner import RunConfig, audit_match, play_matches
+from siegeworks.redis_target import data_dir, open_log
+from siegeworks.remote_run import StalledError, play_remote
+from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches
+from siegeworks.serve import SERVICES, read_health, serve
+from siegeworks.supervisor import ServiceProcesses, ServiceStartError
 
 app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
                   no_args_is_help=True, add_completion=False)
@@ -57,6 +62,8 @@ def run(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible run.")] = None,
     fixed_clock: Annotated[int | None, typer.Option(
         help="Stamp every event with this time (ms) instead of the clock.")] = None,
+    in_process: Annotated[bool, typer.Option(
+        help="Run the four services' handlers in this process over an in-memory bus.")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play bot matches, store their logs in Redis, and audit every one."""
@@ -71,22 +78,27 @@ def run(
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
                     seed=seed, fixed_clock_ms=fixed_clock)
     try:
-        failed = asyncio.run(_run(cfg, redis_url))
-    except EmbeddedRedisError as error:
+        failed = asyncio.run(_run(cfg, redis_url, in_process))
+    except (EmbeddedRedisError, ServiceStartError, StalledError) as error:
         raise fail(str(error)) from None
     if failed:
         raise typer.Exit(1)
 
 
-async def _run(cfg: RunConfig, redis_url: str | None) -> int:
-    async with open_log(redis_url) as (log, where):
+async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
+    async with open_log(redis_url) as (log, where, url):
+        mode = "in one process" if in_process else "through the match, rules, dice and scoring"\
+            " services"
         out.print(f"siege run: {cfg.matches} x {cfg.game}, {cfg.players} players, "
-                  f"bots {','.join(cfg.seat_bots())}, seed {cfg.seed}, logs in {where}")
+                  f"bots {','.join(cfg.seat_bots())}, seed {cfg.seed}, {mode}; logs in {where}")
         with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=out, transient=False) as progress:
             task = progress.add_task("play", total=cfg.matches)
-            result = await play_matches(
-                cfg, log, on_finished=lambda r: progress.advance(task))
+            advance = lambda r: progress.advance(task)  # noqa: E731
+            if in_process:
+                result = await play_matches(cfg, log, on_finished=advance)
+            else:
+                result = await _run_services(cfg, url, log.redis, advance)
         _print_results(result.finished)
         failed = 0
         for match_id in result.match_ids:
@@ -97,6 +109,25 @@ async def _run(cfg: RunConfig, redis_url: str | None) -> int:
         out.print(f"{len(result.finished)} finished, {unfinished} unfinished, "
                   f"{len(result.match_ids) - failed} audits passed, {failed} failed")
         return failed + unfinished
+
+
+async def _run_services(cfg: RunConfig, url: str, redis: Redis,
+                        advance: Callable[[MatchFinished], None]) -> RunResult:
+    env = {}
+    if cfg.seed is not None:
+        env["SIEGE_MASTER_SEED"] = cfg.master_seed().hex()  # type: ignore[union-attr]
+    if cfg.fixed_clock_ms is not None:
+        env["SIEGE_FIXED_CLOCK_MS"] = str(cfg.fixed_clock_ms)
+    procs = ServiceProcesses(url, data_dir() / "logs", env)
+    procs.start_all()
+    try:
+        await procs.wait_healthy(redis)
+        out.print("services up: " + ", ".join(
+            f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
+        return await play_remote(cfg, redis, advance)
+    finally:
+        codes = procs.stop_all()
+        out.print("services stopped: " + ", ".join(f"{s} exit {c}" for s, c in codes.items()))
 
 
 def _print_results(finished: list[MatchFinished]) -> None:
@@ -123,7 +154,7 @@ async def _entries(source: str, redis_url: str | None) -> list[Entry]:
     path = Path(source)
     if path.is_file():
         return read_export(path)  # type: ignore[return-value]
-    async with open_log(redis_url) as (log, where):
+    async with open_log(redis_url) as (log, where, _url):
         entries = await log.read(source)
     if not entries:
         raise fail(f"no file and no match named {source!r} in {where}")
@@ -172,6 +203,45 @@ def replay(
         raise fail(str(error)) from None
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
     sys.stdout.write("\n")
+
+
+@app.command("serve")
+def serve_cmd(
+    service: Annotated[str, typer.Argument(help="match, rules, dice or scoring.")],
+    consumer: Annotated[str | None, typer.Option(
+        envvar="SIEGE_CONSUMER",
+        help="Stable consumer name; a restart under the same name re-reads its pending entries."
+    )] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Run one service process until SIGTERM."""
+    if service not in SERVICES:
+        raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
+    if not redis_url:
+        raise fail("serve needs --redis-url or REDIS_URL")
+    asyncio.run(serve(service, redis_url, consumer or f"{service}-0"))
+
+
+@app.command()
+def health(redis_url: RedisUrl = None) -> None:
+    """Show the health records the running services write every second."""
+    if not redis_url:
+        raise fail("health needs --redis-url or REDIS_URL")
+
+    async def read() -> list:
+        client = Redis.from_url(redis_url)
+        try:
+            return await read_health(client)
+        finally:
+            await client.aclose()
+
+    records = asyncio.run(read())
+    if not records:
+        out.print("no service is running")
+        raise typer.Exit(1)
+    for h in records:
+        out.print(f"{h.service} {h.consumer} pid {h.pid}: processed {h.processed}, "
+                  f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}")
 
 
 if __name__ == "__main__":

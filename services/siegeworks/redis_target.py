@@ -25,12 +25,12 @@ def data_dir() -> Path:
 
 
 @asynccontextmanager
-async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, str]]:
-    """Yields the log and a description of where it is."""
+async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, str, str]]:
+    """Yields the log, a description of where it is, and its URL."""
     if redis_url:
         client = Redis.from_url(redis_url)
         try:
-            yield RedisEventLog(client), redis_url
+            yield RedisEventLog(client), redis_url, redis_url
         finally:
             await client.aclose()
         return
@@ -40,6 +40,6 @@ async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, 
     async with EmbeddedRedis(extra_args=persist) as server:
         client = Redis.from_url(server.url)
         try:
-            yield RedisEventLog(client), f"embedded redis (data in {folder})"
+            yield RedisEventLog(client), f"embedded redis (data in {folder})", server.url
         finally:
             await client.aclose()

@@ -50,13 +50,17 @@ class RunResult:
     finished: list[MatchFinished]
 
 
+def bot_seed_for(master: bytes) -> bytes:
+    """Bots draw from their own key, never the dice seed, so they cannot foresee a roll."""
+    return hashlib.sha256(b"bots:" + master).digest()
+
+
 async def play_matches(
     cfg: RunConfig, log: EventLog, on_finished: Callable[[MatchFinished], None] = lambda r: None
 ) -> RunResult:
     master = cfg.master_seed()
     wired = wire_in_process(log, cfg.clock(), master)
-    # Bots draw from their own key, never the dice seed, so they cannot foresee a roll.
-    bot_seed = hashlib.sha256(b"bots:" + master).digest() if master else new_seed()
+    bot_seed = bot_seed_for(master) if master else new_seed()
 
     async def finished(result: MatchFinished) -> None:
         on_finished(result)
@@ -71,7 +75,8 @@ async def play_matches(
             seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
             options=cfg.options))
     await wired.bus.drain()
-    done = [wired.results.finished[m] for m in match_ids if m in wired.results.finished]
+    finished = wired.results.finished
+    done = [finished[m] for m in match_ids if m in finished]
     return RunResult(match_ids, done)
 
 

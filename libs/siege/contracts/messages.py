@@ -34,6 +34,9 @@ class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):
     match_id: str
     first: int
     last: int
+    # True when nothing was appended and the head is announced again (a repeated create),
+    # so services resume the match; on Redis the append script writes the ordinary pointers.
+    reannounce: bool = False
 
 
 class SeatPrompted(Message, frozen=True, tag="note.seat_prompted", kw_only=True):

@@ -47,3 +47,21 @@ def seed_key(match_id: str) -> str:
 def matches_key(shard: int) -> str:
     """Sorted set (all scores 0, so ordered by id) of the match ids that have a log on the shard."""
     return f"{_tag(shard)}:matches"
+
+
+def seat_key(match_id: str, seat: int) -> str:
+    """The stream one seat reads: its prompts (view and legal actions), one entry per decision."""
+    return f"{{s{shard_of(match_id)}}}:seat:{match_id}:{seat}"
+
+
+# Streams that are not per match: commands in, rejections and results out.
+COMMANDS_STREAM = "siege:commands"
+RULES_STREAM = "siege:rules"
+REPLIES_STREAM = "siege:replies"
+RESULTS_STREAM = "siege:results"
+DEAD_LETTER_STREAM = "siege:dead"
+RESULTS_HASH = "siege:results:by-match"
+
+
+def health_key(service: str, consumer: str) -> str:
+    return f"siege:health:{service}:{consumer}"

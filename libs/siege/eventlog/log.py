@@ -154,6 +154,7 @@ class RedisEventLog(EventLog):
         if redis.connection_pool.connection_kwargs.get("decode_responses"):
             raise ValueError("RedisEventLog needs a client with decode_responses=False")
         self._redis = redis
+        self.redis = redis  # the client, for callers that share the connection
         # register_script sends EVALSHA and falls back to loading the script on NOSCRIPT, so a
         # server restart or failover does not break appends.
         self._append = redis.register_script(_APPEND_LUA)

@@ -85,7 +85,9 @@ def accept_action(ms: MatchState, cmd: SubmitAction) -> list[Event] | Rejection:
 def expected_follow_up(ms: MatchState) -> Event | None:
     """The one event the rules owe the log now, if any: a chance request or the match end."""
     engine = ms.engine
-    if engine is None or ms.ended is not None:
+    # Nothing before the seed commitment: chance asked for later is answered by a committed
+    # seed, and one order of events (commit, then requests) makes logs reproducible.
+    if engine is None or ms.ended is not None or ms.commitment is None:
         return None
     if engine.is_terminal(ms.game):
         return MatchEnded(ranks=engine.ranks(ms.game))

@@ -40,7 +40,14 @@ def _list_of(raws: list[msgspec.Raw]) -> bytes:
     return msgspec.msgpack.encode(raws)
 
 
+def make_seats(
+    bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
+) -> list[BotSeat]:
+    return [BotSeat(bus, game, make_bot(game, name), BotRng(rng_seed, f"{match_id}:{seat}"))
+            for seat, name in enumerate(bot_names)]
+
+
 def seat_bots(bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes) -> None:
-    for seat, name in enumerate(bot_names):
-        client = BotSeat(bus, game, make_bot(game, name), BotRng(rng_seed, f"{match_id}:{seat}"))
+    """Seats bots on an in-process bus."""
+    for seat, client in enumerate(make_seats(bus, game, match_id, bot_names, rng_seed)):
         bus.subscribe(seat_topic(match_id, seat), client.on_prompt)

@@ -42,7 +42,8 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     # A repeated create (a re-run with the same seed, a redelivery) re-announces the head, so
     # the other services resume a match left unfinished and report one already finished.
     first = 1 if appended else ms.head_seq
-    await ctx.bus.publish(LOG, LogAppended(match_id=cmd.match_id, first=first, last=ms.head_seq))
+    await ctx.bus.publish(LOG, LogAppended(
+        match_id=cmd.match_id, first=first, last=ms.head_seq, reannounce=not appended))
 
 
 async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:

@@ -3,34 +3,89 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgspec
+from redis.asyncio import Redis
 
 from siege.contracts.messages import LogAppended, MatchFinished
+from siege.eventlog.keys import RESULTS_HASH
+from siege.eventlog.log import EventLog
+from siege.hosting.loader import decode_entries
+from siege.hosting.match_state import MatchState
 from siegeworks.bus import RESULTS
 from siegeworks.context import ServiceContext
 
 
+class Results(Protocol):
+    async def has(self, match_id: str) -> bool: ...
+
+    async def record(self, result: MatchFinished) -> bool:
+        """Stores a result; False when it was there already (a redelivery or another replica)."""
+
+
 @dataclass
 class ResultsProjection:
+    """In-process results (the single-process main job and tests)."""
+
     finished: dict[str, MatchFinished] = field(default_factory=dict)
 
-    def record(self, result: MatchFinished) -> bool:
-        """Idempotent: a second delivery of the same end changes nothing."""
+    async def has(self, match_id: str) -> bool:
+        return match_id in self.finished
+
+    async def record(self, result: MatchFinished) -> bool:
         if result.match_id in self.finished:
             return False
         self.finished[result.match_id] = result
         return True
 
 
-async def on_log_appended(
-    ctx: ServiceContext, results: ResultsProjection, note: LogAppended
-) -> None:
-    if note.match_id in results.finished:
-        return
-    ms = await ctx.loader.load(note.match_id)
+class RedisResults:
+    """Results kept in Redis, shared by every scoring replica; HSETNX makes recording
+    idempotent across redeliveries and replicas."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._encoder = msgspec.msgpack.Encoder()
+        self._decoder = msgspec.msgpack.Decoder(MatchFinished)
+
+    async def has(self, match_id: str) -> bool:
+        return bool(await self.redis.hexists(RESULTS_HASH, match_id))
+
+    async def record(self, result: MatchFinished) -> bool:
+        encoded = self._encoder.encode(result)
+        return bool(await self.redis.hsetnx(RESULTS_HASH, result.match_id, encoded))
+
+    async def all(self) -> dict[str, MatchFinished]:
+        raw = await self.redis.hgetall(RESULTS_HASH)
+        return {k.decode(): self._decoder.decode(v) for k, v in raw.items()}
+
+
+def result_of(ms: MatchState) -> MatchFinished | None:
     if ms.ended is None or ms.revealed is None or ms.created is None:
+        return None
+    return MatchFinished(match_id=ms.match_id, game=ms.created.game,
+                         seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks))
+
+
+async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppended) -> None:
+    if await results.has(note.match_id):
         return
-    result = MatchFinished(match_id=ms.match_id, game=ms.created.game,
-                           seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks))
-    if results.record(result):
-        ctx.loader.forget(ms.match_id)  # a finished match needs no cached state here
+    result = result_of(await ctx.loader.load(note.match_id))
+    if result is None:
+        return
+    ctx.loader.forget(note.match_id)  # a finished match needs no cached state here
+    if await results.record(result):
         await ctx.bus.publish(RESULTS, result)
+
+
+async def rebuild(log: EventLog, results: Results) -> int:
+    """Projects every finished match in the logs from zero; returns how many were recorded."""
+    recorded = 0
+    for match_id in await log.match_ids():
+        ms = MatchState(match_id)
+        decode_entries(ms, await log.read(match_id))
+        result = result_of(ms)
+        if result is not None and await results.record(result):
+            recorded += 1
+    return recorded

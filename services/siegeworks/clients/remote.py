@@ -1,0 +1,63 @@
+"""Clients on the Redis bus: seats read their own streams with XREAD (never a consumer group:
+a seat's stream is private to it), commands go to the command stream.
+
+One ``SeatReader`` multiplexes many seats over one connection, so a process can play hundreds
+of bot seats at once; it also follows the results stream to know when matches end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from redis.asyncio import Redis
+
+from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
+from siege.eventlog.keys import RESULTS_STREAM, seat_key
+
+PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
+
+
+class SeatReader:
+    def __init__(self, redis: Redis, block_ms: int = 500) -> None:
+        self.redis = redis
+        self.block_ms = block_ms
+        self._handlers: dict[str, PromptHandler] = {}
+        self._cursor: dict[str, str] = {}
+        self.handled = 0  # prompts handed to seats, for progress and stall detection
+
+    def subscribe_seat(self, match_id: str, seat: int, handler: PromptHandler) -> None:
+        key = seat_key(match_id, seat)
+        self._handlers[key] = handler
+        self._cursor[key] = "0-0"
+
+    def drop_match(self, match_id: str, seats: int) -> None:
+        for seat in range(seats):
+            key = seat_key(match_id, seat)
+            self._handlers.pop(key, None)
+            self._cursor.pop(key, None)
+
+    async def results_cursor(self) -> str:
+        """The id after which results of this run will appear."""
+        last = await self.redis.xrevrange(RESULTS_STREAM, count=1)
+        return last[0][0].decode() if last else "0-0"
+
+    async def poll(self, results_after: str) -> tuple[list[MatchFinished], str]:
+        """One XREAD over every seat and the results stream; runs the prompt handlers."""
+        streams = {**self._cursor, RESULTS_STREAM: results_after}
+        reply = await self.redis.xread(streams, count=200, block=self.block_ms)  # type: ignore[arg-type]
+        finished: list[MatchFinished] = []
+        for raw_key, entries in reply or ():
+            key = raw_key.decode()
+            for entry_id, fields in entries:
+                message = bus_decoder.decode(fields[b"m"])
+                if key == RESULTS_STREAM:
+                    results_after = entry_id.decode()
+                    if isinstance(message, MatchFinished):
+                        finished.append(message)
+                    continue
+                self._cursor[key] = entry_id.decode()
+                handler = self._handlers.get(key)
+                if handler is not None and isinstance(message, SeatPrompted):
+                    self.handled += 1
+                    await handler(message)
+        return finished, results_after

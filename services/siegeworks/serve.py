@@ -1,0 +1,162 @@
+"""One service as its own process: ``siege serve {match|rules|dice|scoring}``.
+
+Each process consumes its input streams through a consumer group (created at 0) under a stable
+consumer name, runs the same handlers as the in-process bus, and writes a health record every
+second (``siege health`` reads them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import msgspec
+import structlog
+from redis.asyncio import Redis
+
+from siege.contracts.messages import CreateMatch, LogAppended, Message, SubmitAction
+from siege.eventlog.keys import COMMANDS_STREAM, RULES_STREAM, SHARDS, bus_key, health_key
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.clock import Clock, FixedClock, SystemClock
+from siegeworks.context import ServiceContext
+from siegeworks.dice import handlers as dice
+from siegeworks.match import handlers as match
+from siegeworks.rules import handlers as rules
+from siegeworks.scoring import handlers as scoring
+from siegeworks.transport.redis_bus import RedisBus
+from siegeworks.transport.streams import StreamConsumer, decode_message
+
+SERVICES = ("match", "rules", "dice", "scoring")
+SHARD_BUSES = [bus_key(shard) for shard in range(SHARDS)]
+HEALTH_EVERY_S = 1.0
+HEALTH_TTL_S = 5
+
+
+class Health(msgspec.Struct):
+    service: str
+    consumer: str
+    pid: int
+    host: str
+    at_ms: int
+    processed: int
+    failed: int
+    dead_lettered: int
+    claimed: int
+
+
+def decode_entry(fields: Mapping[bytes, bytes]) -> Message:
+    """Shard buses carry the append script's plain pointer fields; other streams a message."""
+    if b"m" in fields and b"f" in fields:
+        return LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
+                           last=int(fields[b"l"]))
+    return decode_message(fields)
+
+
+Route = Callable[[Message], Awaitable[None]]
+
+
+def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], Route]:
+    """The streams a service reads and the handler for what arrives on them."""
+    if service == "match":
+        async def on_command(message: Message) -> None:
+            if isinstance(message, CreateMatch):
+                await match.on_create_match(ctx, message)
+            elif isinstance(message, SubmitAction):
+                await match.on_submit_action(ctx, message)
+        return [COMMANDS_STREAM], on_command
+    if service == "rules":
+        async def on_rules(message: Message) -> None:
+            if isinstance(message, SubmitAction):
+                await rules.on_submit_action(ctx, message)
+            elif isinstance(message, LogAppended):
+                await rules.on_log_appended(ctx, message)
+        return [RULES_STREAM, *SHARD_BUSES], on_rules
+    if service == "dice":
+        vault = dice.SeedVault(_master_seed())
+
+        async def on_dice(message: Message) -> None:
+            if isinstance(message, LogAppended):
+                await dice.on_log_appended(ctx, vault, message)
+        return SHARD_BUSES, on_dice
+    if service == "scoring":
+        results = scoring.RedisResults(redis)
+
+        async def on_scoring(message: Message) -> None:
+            if isinstance(message, LogAppended):
+                await scoring.on_log_appended(ctx, results, message)
+        return SHARD_BUSES, on_scoring
+    raise ValueError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
+
+
+def _clock() -> Clock:
+    """A fixed clock (for reproducible runs) when SIEGE_FIXED_CLOCK_MS is set."""
+    fixed = os.environ.get("SIEGE_FIXED_CLOCK_MS")
+    return FixedClock(int(fixed)) if fixed else SystemClock()
+
+
+def _master_seed() -> bytes | None:
+    """A master seed makes a run reproducible; production leaves it unset (fresh secrets)."""
+    value = os.environ.get("SIEGE_MASTER_SEED")
+    return bytes.fromhex(value) if value else None
+
+
+async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: int = 2000,
+                stop: asyncio.Event | None = None) -> None:
+    structlog.configure(processors=[
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso"),
+        structlog.processors.JSONRenderer(),
+    ])
+    redis = Redis.from_url(redis_url)
+    ctx = ServiceContext.create(service, RedisEventLog(redis), RedisBus(redis), _clock())
+    streams, route = routes(service, ctx, redis)
+
+    async def handle(stream: str, entry_id: str, message: Any) -> None:
+        match_id = getattr(message, "match_id", None)
+        with structlog.contextvars.bound_contextvars(match_id=match_id):
+            await route(message)
+
+    reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
+                            decode=decode_entry, claim_idle_ms=claim_idle_ms, logger=ctx.logger)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    running = asyncio.create_task(reader.run())
+    beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop))
+    ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
+    await stop.wait()
+    reader.stop()
+    await running
+    await beat
+    await redis.delete(health_key(service, consumer))
+    await redis.aclose()
+
+
+async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
+                     stop: asyncio.Event) -> None:
+    encoder = msgspec.json.Encoder()
+    while not stop.is_set():
+        if reader.ready.is_set():
+            health = Health(service=service, consumer=consumer, pid=os.getpid(),
+                            host=socket.gethostname(), at_ms=int(time.time() * 1000),
+                            processed=reader.processed, failed=reader.failed,
+                            dead_lettered=reader.dead_lettered, claimed=reader.claimed)
+            await redis.set(health_key(service, consumer), encoder.encode(health),
+                            ex=HEALTH_TTL_S)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), HEALTH_EVERY_S)
+
+
+async def read_health(redis: Redis) -> list[Health]:
+    keys = [key async for key in redis.scan_iter(match="siege:health:*")]
+    values = await redis.mget(keys) if keys else []
+    return sorted((msgspec.json.decode(v, type=Health) for v in values if v),
+                  key=lambda h: (h.service, h.consumer))

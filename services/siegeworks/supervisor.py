@@ -1,0 +1,73 @@
+"""Starts, watches and stops the four service processes for ``siege run`` and the e2e tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from redis.asyncio import Redis
+
+from siegeworks.serve import SERVICES, read_health
+
+
+class ServiceStartError(RuntimeError):
+    pass
+
+
+class ServiceProcesses:
+    def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str] | None = None,
+                 services: tuple[str, ...] = SERVICES) -> None:
+        self.redis_url = redis_url
+        self.log_dir = log_dir
+        self.env = {**os.environ, **(env or {}), "REDIS_URL": redis_url}
+        self.services = services
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self, service: str) -> None:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.log_dir / f"{service}.log", "ab") as log:
+            self.procs[service] = subprocess.Popen(
+                [sys.executable, "-m", "siegeworks.cli", "serve", service,
+                 "--consumer", f"{service}-0"],
+                env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def start_all(self) -> None:
+        for service in self.services:
+            self.start(service)
+
+    async def wait_healthy(self, redis: Redis, timeout_s: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for service, proc in self.procs.items():
+                if proc.poll() is not None:
+                    log = self.log_dir / f"{service}.log"
+                    raise ServiceStartError(f"{service} exited with {proc.returncode}; see {log}")
+            up = {h.service for h in await read_health(redis)}
+            if up >= set(self.procs):
+                return
+            await asyncio.sleep(0.05)
+        raise ServiceStartError(f"services not healthy after {timeout_s}s; logs in {self.log_dir}")
+
+    def kill(self, service: str) -> None:
+        """SIGKILL, as a crash would: no clean-up, pending entries stay pending."""
+        proc = self.procs[service]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+    def stop_all(self, timeout_s: float = 10.0) -> dict[str, int]:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        codes = {}
+        for service, proc in self.procs.items():
+            try:
+                codes[service] = proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                codes[service] = proc.wait()
+        return codes

@@ -1,0 +1,66 @@
+"""The bus between processes: topics mapped onto Redis streams.
+
+Entries carry plain msgpack of a bus message in field ``m`` (no framework frame), so a client in
+any language can read and write them. Two topics are special:
+
+- ``log``: the append script already puts a pointer on the match's shard bus in the same atomic
+  step as the events, so publishing an ordinary pointer again would double the work of every
+  reader; only a re-announcement (a repeated create) is written here.
+- a seat's topic: the entry id is ``<decision>-1``, so a prompt repeated after a redelivery is
+  refused by Redis itself and every seat sees each decision exactly once.
+"""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+from redis.exceptions import ResponseError
+
+from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
+from siege.eventlog.keys import (
+    COMMANDS_STREAM,
+    REPLIES_STREAM,
+    RESULTS_STREAM,
+    RULES_STREAM,
+    bus_key,
+    seat_key,
+    shard_of,
+)
+from siegeworks import bus as topics
+
+STREAM_OF_TOPIC = {
+    topics.COMMANDS: COMMANDS_STREAM,
+    topics.RULES: RULES_STREAM,
+    topics.REPLIES: REPLIES_STREAM,
+    topics.RESULTS: RESULTS_STREAM,
+}
+
+
+def pointer_fields(note: LogAppended) -> dict[str, str]:
+    """The fields the append script writes on a shard bus (m, f, l)."""
+    return {"m": note.match_id, "f": str(note.first), "l": str(note.last)}
+
+
+class RedisBus:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+
+    async def publish(self, topic: str, message: Message) -> None:
+        if topic == topics.LOG:
+            assert isinstance(message, LogAppended)
+            if message.reannounce:
+                await self.redis.xadd(bus_key(shard_of(message.match_id)),
+                                      pointer_fields(message))  # type: ignore[arg-type]
+            return
+        if isinstance(message, SeatPrompted):
+            try:
+                await self.redis.xadd(seat_key(message.match_id, message.seat),
+                                      {"m": bus_encoder.encode(message)},
+                                      id=f"{message.decision}-1")
+            except ResponseError as err:
+                if "equal or smaller" not in str(err):
+                    raise
+            return
+        await self.redis.xadd(STREAM_OF_TOPIC[topic], {"m": bus_encoder.encode(message)})
+
+    def subscribe(self, topic: str, handler: object) -> None:
+        raise NotImplementedError("processes consume streams with a StreamConsumer")

@@ -1,0 +1,532 @@
+"""Bus messages over Redis Streams: publishing, consumer groups, and our own consumer loop.
+
+Wire format. Every bus entry has one field, ``m``, holding the plain msgpack of a
+:mod:`siege.contracts.messages` message (tagged by its ``t`` field). There is no FastStream
+frame around it, so a client in any language reads and writes the bus with a Redis client and
+a msgpack library.
+
+Delivery is at-least-once (see "Delivery rules" in DESIGN.md). :class:`StreamConsumer` acks an
+entry only after its handler returned; an entry whose handler raised stays pending and comes back
+through the claimer, at most ``max_deliveries`` times, and then goes to the dead-letter stream
+with the reason. Handlers must therefore be idempotent: a duplicate changes nothing.
+
+Why our own loop rather than a FastStream subscriber: docs/decisions/0002-own-stream-consumer.md.
+
+The client must return bytes (``decode_responses=False``): bodies are binary msgpack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+import structlog
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from siege.contracts.messages import Message, bus_decoder, bus_encoder
+
+MESSAGE_FIELD = b"m"
+"""The field of a bus entry that holds the msgpack of one message."""
+
+DEAD_LETTER_STREAM = "siege:dead"
+CONSUMER_ENV = "SIEGE_CONSUMER"
+"""Environment variable that names this process's consumer (see :func:`resolve_consumer_name`)."""
+
+Fields = dict[bytes, bytes]
+T = TypeVar("T")
+Handler = Callable[[str, str, T], Awaitable[None]]
+"""``handler(stream, entry_id, decoded)``; returning acks the entry, raising leaves it pending."""
+Decode = Callable[[Fields], T]
+"""Turns an entry's raw fields into the handler's argument; raises on bad input (poison)."""
+
+# Match logs are "{s<shard>}:log:<match_id>" (siege.eventlog.keys.log_key); trimming one would
+# destroy the only copy of a match, so trim_below_delivered refuses such keys outright.
+_MATCH_LOG_KEY = re.compile(r"^\{s\d+\}:log:")
+_ERROR_BACKOFF_S = 0.5
+
+
+class MalformedEntryError(ValueError):
+    """A bus entry without the fields a message needs."""
+
+
+# --------------------------------------------------------------------------------------------
+# Encoding and publishing
+
+
+def encode_fields(message: Message) -> Fields:
+    return {MESSAGE_FIELD: bus_encoder.encode(message)}
+
+
+def decode_message(fields: Mapping[bytes, bytes]) -> Message:
+    """The default ``decode``: field ``m`` as a bus message. msgspec raises on anything else."""
+    try:
+        body = fields[MESSAGE_FIELD]
+    except KeyError:
+        raise MalformedEntryError(f"no {MESSAGE_FIELD.decode()!r} field") from None
+    return bus_decoder.decode(body)
+
+
+async def publish(redis: Redis, stream: str, message: Message, maxlen: int | None = None) -> str:
+    """Appends one message (XADD with a server-made ``*`` id) and returns its entry id.
+
+    ``maxlen`` is an approximate safety cap only: it drops the oldest entries whether or not every
+    group has read them. Prefer :func:`trim_below_delivered`, which never loses an entry.
+    """
+    entry_id = await redis.xadd(stream, encode_fields(message), maxlen=maxlen, approximate=True)
+    return _text(entry_id)
+
+
+async def publish_many(
+    redis: Redis, items: Sequence[tuple[str, Message]], maxlen: int | None = None
+) -> list[str]:
+    """Appends several (stream, message) pairs in one round trip; returns their ids in order.
+
+    A plain pipeline, not MULTI: the streams may live on different cluster slots, and each XADD
+    stands alone anyway (a reader never needs two of them to appear together).
+    """
+    if not items:
+        return []
+    pipe = redis.pipeline(transaction=False)
+    for stream, message in items:
+        pipe.xadd(stream, encode_fields(message), maxlen=maxlen, approximate=True)
+    return [_text(entry_id) for entry_id in await pipe.execute()]
+
+
+async def ensure_group(redis: Redis, stream: str, group: str) -> bool:
+    """Creates ``group`` on ``stream`` at id ``0`` (and the stream if missing); True if created.
+
+    At ``0``, not ``$``: with ``$`` a group only sees entries written after it was created, so
+    whatever a client wrote before the service first started would never be delivered.
+    """
+    try:
+        await redis.xgroup_create(stream, group, id="0", mkstream=True)
+    except ResponseError as exc:
+        if not str(exc).startswith("BUSYGROUP"):
+            raise
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------
+# Consumer names
+
+
+def default_consumer_name(service: str, instance: int = 0) -> str:
+    """``<service>-<hostname>-<instance>``: stable across restarts of the same slot.
+
+    Not the pid: a restarted process must come back under the same name, because only the owner
+    re-reads its pending entries at start (others get them only after ``claim_idle_ms``). Two
+    processes on one host need different ``instance`` numbers; if they shared a name, each would
+    re-read the other's in-flight entries at start (duplicates, harmless but wasteful).
+    """
+    return f"{service}-{socket.gethostname()}-{instance}"
+
+
+def resolve_consumer_name(
+    service: str,
+    explicit: str | None = None,
+    instance: int = 0,
+    environ: Mapping[str, str] | None = None,
+) -> str:
+    """The consumer name: ``explicit`` (a command-line option), else ``$SIEGE_CONSUMER``, else
+    :func:`default_consumer_name`. Orchestrators with stable slot names (a StatefulSet pod, a
+    systemd instance ``svc@3``) should pass that slot name."""
+    if explicit:
+        return explicit
+    from_env = (os.environ if environ is None else environ).get(CONSUMER_ENV)
+    return from_env or default_consumer_name(service, instance)
+
+
+# --------------------------------------------------------------------------------------------
+# The consumer loop
+
+
+class StreamConsumer(Generic[T]):
+    """Reads ``streams`` as ``consumer`` of ``group`` and calls ``handler`` for every entry.
+
+    - At start, groups are ensured (at ``0``) and this consumer's own pending entries are re-read
+      (XREADGROUP id ``0``): a restarted process owns the entries it read and never acked.
+    - Then new entries (``>``), ``batch`` at a time, blocking at most ``block_ms``.
+    - A claimer task, every ``claim_idle_ms / 2``, takes over entries any consumer of the group
+      (a dead one, or this one after a failed handler) left pending for ``claim_idle_ms``.
+    - Redeliveries are capped: an entry delivered more than ``max_deliveries`` times (XPENDING's
+      count, which every read and claim increments) goes to ``dead_letter_stream`` and is acked.
+      So a handler that always raises runs exactly ``max_deliveries`` times for that entry.
+    - ``decode`` failing is poison: dead-lettered at once with the reason, and acked.
+    - Nothing a message does stops the loop. Redis connection errors are logged and retried.
+
+    Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
+    plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
+    done. A consumer runs once: ``stop()`` makes ``run()`` return within about ``block_ms``.
+    """
+
+    def __init__(
+        self,
+        redis: Redis,
+        streams: Sequence[str],
+        group: str,
+        consumer: str,
+        handler: Handler[T],
+        decode: Decode[Any] = decode_message,
+        *,
+        batch: int = 100,
+        block_ms: int = 1000,
+        claim_idle_ms: int = 5000,
+        max_deliveries: int = 5,
+        dead_letter_stream: str = DEAD_LETTER_STREAM,
+        dead_letter_maxlen: int | None = 100_000,
+        logger: structlog.typing.FilteringBoundLogger | None = None,
+    ) -> None:
+        if not streams:
+            raise ValueError("a consumer needs at least one stream")
+        if batch < 1 or block_ms < 1 or claim_idle_ms < 1 or max_deliveries < 1:
+            # block_ms=0 would mean "block forever" to Redis, and stop() could never be honoured.
+            raise ValueError("batch, block_ms, claim_idle_ms and max_deliveries must be >= 1")
+        if redis.get_connection_kwargs().get("decode_responses"):
+            raise ValueError("the Redis client must return bytes (decode_responses=False)")
+        self.redis = redis
+        self.streams = list(streams)
+        self.group = group
+        self.consumer = consumer
+        self.handler = handler
+        self.decode = decode
+        self.batch = batch
+        self.block_ms = block_ms
+        self.claim_idle_ms = claim_idle_ms
+        self.max_deliveries = max_deliveries
+        self.dead_letter_stream = dead_letter_stream
+        self.dead_letter_maxlen = dead_letter_maxlen
+        base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
+        self.log = base.bind(group=group, consumer=consumer)
+
+        self.processed = 0
+        self.failed = 0
+        self.dead_lettered = 0
+        self.claimed = 0
+        self.ready = asyncio.Event()
+        self._stopping = asyncio.Event()
+        self._started = False
+        # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
+        # them, so an entry is never run twice at once inside one process.
+        self._in_flight: set[tuple[str, str]] = set()
+
+    def stop(self) -> None:
+        """Asks ``run()`` to return after the current batch (and the claimer after its pass)."""
+        self._stopping.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    async def run(self) -> None:
+        if self._started:
+            raise RuntimeError("a StreamConsumer runs once; create a new one to run again")
+        self._started = True
+        claimer: asyncio.Task[None] | None = None
+        try:
+            await self._ensure_groups()
+            await self._reread_own_pending()
+            # The claimer starts only now: before the re-read it would race this process for its
+            # own pending entries (they are usually idle long enough to be claimable).
+            claimer = asyncio.create_task(self._claim_loop(), name=f"claimer:{self.consumer}")
+            self.ready.set()
+            while not self._stopping.is_set():
+                try:
+                    await self._read_new()
+                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                    self.log.warning("stream read failed; retrying", error=repr(exc))
+                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+                except ResponseError as exc:
+                    # Someone deleted a stream (and its groups with it): recreate and go on.
+                    if "NOGROUP" not in str(exc):
+                        raise
+                    self.log.warning("consumer group vanished; recreating", error=str(exc))
+                    await self._ensure_groups()
+        finally:
+            self._stopping.set()
+            if claimer is not None:
+                await claimer
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def _ensure_groups(self) -> None:
+        for stream in self.streams:
+            await ensure_group(self.redis, stream, self.group)
+
+    async def _read_new(self) -> None:
+        reply = await self.redis.xreadgroup(
+            self.group,
+            self.consumer,
+            dict.fromkeys(self.streams, ">"),
+            count=self.batch,
+            block=self.block_ms,
+        )
+        for stream, entries in _stream_replies(reply):
+            # First delivery of each entry (count 1), so no XPENDING lookup is needed.
+            await self._handle(stream, entries, delivery_counts=None)
+
+    async def _reread_own_pending(self) -> None:
+        """Entries this consumer name read before and never acked (a previous life's work)."""
+        for stream in self.streams:
+            after = "0"
+            while not self._stopping.is_set():
+                reply = await self.redis.xreadgroup(
+                    self.group, self.consumer, {stream: after}, count=self.batch
+                )
+                entries = [entry for _, page in _stream_replies(reply) for entry in page]
+                if not entries:
+                    break
+                counts = await self._delivery_counts(stream, (_text(i) for i, f in entries if f))
+                await self._handle(stream, entries, counts)
+                # Entries that fail again stay pending behind us; the claimer retries them.
+                after = _text(entries[-1][0])
+
+    # -- claiming -----------------------------------------------------------------------------
+
+    async def _claim_loop(self) -> None:
+        interval = self.claim_idle_ms / 2000
+        while not await self._sleep_unless_stopped(interval):
+            try:
+                await self.claim_once()
+            except Exception as exc:  # the claimer must outlive Redis hiccups and our own bugs
+                self.log.exception("claim pass failed", error=repr(exc))
+
+    async def claim_once(self) -> int:
+        """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over."""
+        taken = 0
+        for stream in self.streams:
+            cursor = "0-0"
+            while not self._stopping.is_set():
+                reply = await self.redis.xautoclaim(
+                    stream,
+                    self.group,
+                    self.consumer,
+                    min_idle_time=self.claim_idle_ms,
+                    start_id=cursor,
+                    count=self.batch,
+                )
+                next_cursor = _text(reply[0])
+                entries: list[tuple[bytes, Fields]] = []
+                vanished_seen = False
+                for entry_id, fields in reply[1]:
+                    if entry_id is None:
+                        vanished_seen = True  # Redis 6.2: a deleted entry, id not given
+                    elif (stream, _text(entry_id)) not in self._in_flight:
+                        entries.append((entry_id, fields))
+                # Redis >= 7 lists deleted entries' ids (already dropped from the PEL): ack anyway,
+                # so the rule holds on every server version.
+                deleted = [_text(i) for i in reply[2]] if len(reply) > 2 else []
+                if deleted:
+                    await self.redis.xack(stream, self.group, *deleted)
+                if vanished_seen:
+                    claimed_ids = {_text(i) for i, _ in entries}
+                    await self._ack_vanished(stream, cursor, next_cursor, claimed_ids)
+                if entries:
+                    self.claimed += len(entries)
+                    taken += len(entries)
+                    self.log.info("claimed idle entries", stream=stream, count=len(entries))
+                    counts = await self._delivery_counts(stream, (_text(i) for i, _ in entries))
+                    await self._handle(stream, entries, counts)
+                if next_cursor == "0-0":
+                    break
+                cursor = next_cursor
+        return taken
+
+    async def _ack_vanished(self, stream: str, start: str, end: str, claimed: set[str]) -> None:
+        """Acks our pending ids in [start, end) whose entries no longer exist (Redis 6.2 only).
+
+        Redis 6.2's XAUTOCLAIM returns a deleted entry as nil without its id and keeps it pending
+        for ever. Acking an id that is gone from the stream is always safe: nobody can process it.
+        """
+        upper = "+" if end == "0-0" else f"({end}"
+        pending = await self.redis.xpending_range(
+            stream, self.group, min=start, max=upper, count=self.batch * 10,
+            consumername=self.consumer,
+        )
+        candidates = [_text(p["message_id"]) for p in pending]
+        candidates = [i for i in candidates if i not in claimed]
+        if not candidates:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for entry_id in candidates:
+            pipe.xrange(stream, min=entry_id, max=entry_id, count=1)
+        found = await pipe.execute()
+        gone = [i for i, rows in zip(candidates, found, strict=True) if not rows]
+        if gone:
+            await self.redis.xack(stream, self.group, *gone)
+
+    async def _delivery_counts(self, stream: str, ids: Iterable[str]) -> dict[str, int]:
+        """Times delivered per id, for the ids still pending for this consumer.
+
+        One exact XPENDING per id (pipelined, one round trip): a range query over the batch
+        would also return our other pending entries and need paging.
+        """
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for entry_id in wanted:
+            pipe.xpending_range(
+                stream, self.group, min=entry_id, max=entry_id, count=1,
+                consumername=self.consumer,
+            )
+        counts: dict[str, int] = {}
+        for rows in await pipe.execute():
+            for row in rows:
+                counts[_text(row["message_id"])] = int(row["times_delivered"])
+        return counts
+
+    # -- handling -----------------------------------------------------------------------------
+
+    async def _handle(
+        self,
+        stream: str,
+        entries: Sequence[tuple[bytes, Fields]],
+        delivery_counts: Mapping[str, int] | None,
+    ) -> None:
+        """Runs the handler over one batch of one stream, then acks the successes in one XACK.
+
+        ``delivery_counts`` is None for first deliveries; for redeliveries it maps the ids still
+        ours to their count, and an id missing from it was taken or acked by someone else since.
+        """
+        ids = [(stream, _text(raw_id)) for raw_id, _ in entries]
+        self._in_flight.update(ids)
+        done: list[str] = []
+        try:
+            for (_, entry_id), (_, fields) in zip(ids, entries, strict=True):
+                if not fields:
+                    # A pending entry that was deleted (XDEL, or trimmed by MAXLEN) comes back
+                    # with no fields: nothing to process, but it must leave the PEL.
+                    done.append(entry_id)
+                    continue
+                if delivery_counts is not None:
+                    count = delivery_counts.get(entry_id)
+                    if count is None:
+                        continue
+                    if count > self.max_deliveries:
+                        reason = f"delivered {count} times"
+                        await self._dead_letter(stream, entry_id, fields, reason)
+                        continue
+                try:
+                    decoded = self.decode(fields)
+                except Exception as exc:
+                    # Poison: retrying cannot help a body that does not parse.
+                    reason = f"undecodable: {type(exc).__name__}: {exc}"
+                    await self._dead_letter(stream, entry_id, fields, reason)
+                    continue
+                try:
+                    await self.handler(stream, entry_id, decoded)
+                except Exception:
+                    # No ack: the entry stays pending and the claimer redelivers it later.
+                    self.failed += 1
+                    self.log.exception("handler failed", stream=stream, entry_id=entry_id)
+                    continue
+                self.processed += 1
+                done.append(entry_id)
+            if done:
+                # One XACK per batch; a crash before it only means redeliveries (at-least-once).
+                await self.redis.xack(stream, self.group, *done)
+        finally:
+            self._in_flight.difference_update(ids)
+
+    async def _dead_letter(self, stream: str, entry_id: str, fields: Fields, reason: str) -> None:
+        """Copies the entry to the dead-letter stream with where it came from and why, then acks.
+
+        XADD before XACK, as two steps (the streams may sit on different cluster slots): a crash
+        in between leaves the entry pending, so it is dead-lettered twice rather than lost.
+        """
+        record: dict[bytes, bytes] = {
+            b"stream": stream.encode(),
+            b"id": entry_id.encode(),
+            b"group": self.group.encode(),
+            b"consumer": self.consumer.encode(),
+            b"reason": reason.encode(),
+        }
+        # The original fields follow under their own names (so ``m`` stays ``m``); a name that
+        # clashes with the metadata above is kept as ``orig:<name>``.
+        for name, value in fields.items():
+            record[b"orig:" + name if name in record else name] = value
+        await self.redis.xadd(
+            self.dead_letter_stream, record, maxlen=self.dead_letter_maxlen, approximate=True
+        )
+        await self.redis.xack(stream, self.group, entry_id)
+        self.dead_lettered += 1
+        self.log.warning("dead-lettered", stream=stream, entry_id=entry_id, reason=reason)
+
+    async def _sleep_unless_stopped(self, seconds: float) -> bool:
+        """Waits ``seconds`` or until stop(); True if stopping."""
+        try:
+            await asyncio.wait_for(self._stopping.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
+# --------------------------------------------------------------------------------------------
+# Trimming
+
+
+async def trim_below_delivered(redis: Redis, stream: str, *, approximate: bool = True) -> int:
+    """Trims a bus stream below what every group has both received and acked; returns the count.
+
+    The floor is the smallest of every group's last-delivered id and every group's smallest
+    pending id; XTRIM MINID keeps entries at or above it, so no undelivered and no pending entry
+    is ever removed. A stream without groups is left alone: a group created later at ``0`` would
+    expect its whole history. ``approximate`` trims only whole internal nodes (cheaper, and it
+    only ever removes less). Never for match logs: they are the truth and are kept for ever.
+    """
+    if _MATCH_LOG_KEY.match(stream):
+        raise ValueError(f"{stream!r} is a match log; match logs are never trimmed")
+    try:
+        groups = await redis.xinfo_groups(stream)
+    except ResponseError as exc:
+        if "no such key" in str(exc).lower():
+            return 0
+        raise
+    if not groups:
+        return 0
+    floor = min(parse_id(group["last-delivered-id"]) for group in groups)
+    for group in groups:
+        if group["pending"]:
+            summary = await redis.xpending(stream, group["name"])
+            if summary["min"] is not None:
+                floor = min(floor, parse_id(summary["min"]))
+    if floor == (0, 0):
+        return 0
+    return int(await redis.xtrim(stream, minid=f"{floor[0]}-{floor[1]}", approximate=approximate))
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def parse_id(entry_id: str | bytes) -> tuple[int, int]:
+    """A stream id as (milliseconds, sequence), which orders like Redis orders ids."""
+    ms, _, seq = _text(entry_id).partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
+    """XREADGROUP's reply as (stream, entries) pairs: a list under RESP2, a dict under RESP3."""
+    if not reply:
+        return []
+    pairs = reply.items() if isinstance(reply, dict) else reply
+    out: list[tuple[str, list[tuple[bytes, Fields]]]] = []
+    for stream, entries in pairs:
+        # RESP3 nests the entries one level deeper ([[(id, fields), ...]]); RESP2 entries are
+        # (id, fields) tuples.
+        if entries and isinstance(entries[0], list):
+            entries = entries[0]
+        out.append((_text(stream), list(entries)))
+    return out

@@ -1,0 +1,453 @@
+"""The Redis Streams transport against a real redis-server: groups, redelivery, claims, poison.
+
+No sleeps as synchronisation: every wait polls a condition under a deadline (``wait_until``) or
+waits on an event, so a slow machine makes the tests slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import random
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import msgspec
+import pytest
+import redis.asyncio
+
+from siege.contracts.messages import LogAppended, Message, bus_encoder
+from siegeworks.transport.streams import (
+    CONSUMER_ENV,
+    StreamConsumer,
+    default_consumer_name,
+    ensure_group,
+    parse_id,
+    publish,
+    publish_many,
+    resolve_consumer_name,
+    trim_below_delivered,
+)
+
+pytestmark = pytest.mark.integration
+
+Run = Callable[[Awaitable[Any]], Any]
+Redis = redis.asyncio.Redis
+
+DEADLINE_S = 10.0
+STREAM = "bus:test"
+GROUP = "svc"
+DEAD = "test:dead"
+
+
+def note(n: int, match_id: str = "m1") -> LogAppended:
+    return LogAppended(match_id=match_id, first=n, last=n)
+
+
+async def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE_S) -> None:
+    """Polls ``condition`` (sync or async) until it is true; fails after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        result = condition()
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            return
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+class Recorder:
+    """A handler that records (stream, id, message) and raises for the match ids in ``fail``."""
+
+    def __init__(self, fail: frozenset[str] = frozenset()) -> None:
+        self.fail = fail
+        self.seen: list[tuple[str, str, Message]] = []
+
+    async def __call__(self, stream: str, entry_id: str, message: Message) -> None:
+        self.seen.append((stream, entry_id, message))
+        if getattr(message, "match_id", None) in self.fail:
+            raise RuntimeError("handler refuses this message")
+
+    def ids(self) -> list[str]:
+        return [entry_id for _, entry_id, _ in self.seen]
+
+
+def make_consumer(
+    r: Redis, handler: Any, name: str = "svc-0", streams: list[str] | None = None, **kw: Any
+) -> StreamConsumer[Message]:
+    # The claimer is effectively off (60 s) unless a test asks for it, so a test that expects a
+    # re-read or a first delivery cannot pass thanks to a claim.
+    options: dict[str, Any] = {
+        "batch": 10, "block_ms": 50, "claim_idle_ms": 60_000, "dead_letter_stream": DEAD,
+    }
+    options.update(kw)
+    return StreamConsumer(r, streams or [STREAM], GROUP, name, handler, **options)
+
+
+@contextlib.asynccontextmanager
+async def running(consumer: StreamConsumer[Any]) -> AsyncIterator[StreamConsumer[Any]]:
+    """Runs the consumer in a task until the block exits; stop() must make run() return."""
+    task = asyncio.create_task(consumer.run())
+    ready = asyncio.create_task(consumer.ready.wait())
+    done, _ = await asyncio.wait(
+        {task, ready}, timeout=DEADLINE_S, return_when=asyncio.FIRST_COMPLETED
+    )
+    if ready not in done:
+        ready.cancel()
+        if task.done():
+            task.result()  # re-raises what went wrong
+        task.cancel()
+        raise AssertionError("consumer never became ready")
+    try:
+        yield consumer
+    finally:
+        consumer.stop()
+        await asyncio.wait_for(task, DEADLINE_S)
+
+
+async def pending_count(r: Redis, stream: str = STREAM, group: str = GROUP) -> int:
+    return int((await r.xpending(stream, group))["pending"])
+
+
+async def no_pending(r: Redis) -> bool:
+    return await pending_count(r) == 0
+
+
+async def dead_letters(r: Redis) -> list[dict[bytes, bytes]]:
+    return [fields for _, fields in await r.xrange(DEAD)]
+
+
+# --------------------------------------------------------------------------------------------
+# Wire format and groups
+
+
+def test_entries_written_before_the_group_existed_are_delivered(
+    redis_client: Redis, run: Run
+) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        messages = [note(1), note(2), note(3)]
+        ids = await publish_many(r, [(STREAM, m) for m in messages])
+        other_id = await publish(r, "bus:other", note(4, "m2"))
+        # The wire contract: one field ``m`` with the plain msgpack of the message, nothing else.
+        stored = await r.xrange(STREAM)
+        assert [fields for _, fields in stored] == [{b"m": bus_encoder.encode(m)} for m in messages]
+        assert [i.decode() for i, _ in stored] == ids
+        assert await r.xinfo_groups(STREAM) == []  # no group yet: written "before the service"
+
+        recorder = Recorder()
+        consumer = make_consumer(r, recorder, streams=[STREAM, "bus:other"])
+        async with running(consumer):
+            await wait_until(lambda: consumer.processed == 4, "four messages processed")
+        by_stream = {
+            s: [(i, m) for s2, i, m in recorder.seen if s2 == s] for s in (STREAM, "bus:other")
+        }
+        assert by_stream[STREAM] == list(zip(ids, messages, strict=True))  # in order, decoded
+        assert by_stream["bus:other"] == [(other_id, note(4, "m2"))]
+        assert await pending_count(r) == 0
+        assert await pending_count(r, "bus:other") == 0
+        assert (consumer.failed, consumer.dead_lettered, consumer.claimed) == (0, 0, 0)
+
+        # ensure_group is idempotent (BUSYGROUP ignored) and creates missing streams at 0.
+        assert await ensure_group(r, STREAM, GROUP) is False
+        assert await ensure_group(r, "bus:new", GROUP) is True
+        assert await r.xlen("bus:new") == 0
+
+    run(scenario())
+
+
+# --------------------------------------------------------------------------------------------
+# Redelivery and recovery
+
+
+def test_entry_handled_before_a_crash_is_processed_exactly_once_more(
+    redis_client: Redis, run: Run
+) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        first_id = await publish(r, STREAM, note(1))
+        handled = asyncio.Event()
+        hang = asyncio.Event()  # never set: the first life dies inside its handler
+
+        seen: list[str] = []
+
+        async def handler(stream: str, entry_id: str, message: Message) -> None:
+            seen.append(entry_id)
+            if len(seen) == 1:
+                handled.set()
+                await hang.wait()
+
+        crashed = make_consumer(r, handler)
+        task = asyncio.create_task(crashed.run())
+        await asyncio.wait_for(handled.wait(), DEADLINE_S)
+        task.cancel()  # the process dies: side effects done, no ack
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert await pending_count(r) == 1
+
+        restarted = make_consumer(r, handler)  # same consumer name, a new process
+        async with running(restarted):
+            second_id = await publish(r, STREAM, note(2))
+            await wait_until(lambda: restarted.processed == 2, "redelivery and the next entry")
+        # Seen again once (the redelivery), then the next entry; nothing more.
+        assert seen == [first_id, first_id, second_id]
+        assert await pending_count(r) == 0
+        assert restarted.claimed == 0
+
+    run(scenario())
+
+
+def test_restarted_consumer_rereads_its_own_pending_entries(redis_client: Redis, run: Run) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        ids = await publish_many(r, [(STREAM, note(1)), (STREAM, note(2))])
+        await ensure_group(r, STREAM, GROUP)
+        # "svc-0" reads both and dies without acking.
+        read = await r.xreadgroup(GROUP, "svc-0", {STREAM: ">"}, count=10)
+        assert [i.decode() for i, _ in read[0][1]] == ids
+
+        # Another consumer gets neither: they are not new and not idle for claim_idle_ms yet.
+        other = Recorder()
+        consumer = make_consumer(r, other, name="svc-1")
+        async with running(consumer):
+            third = await publish(r, STREAM, note(3))
+            await wait_until(lambda: consumer.processed == 1, "the new entry")
+        assert other.ids() == [third]
+        assert await pending_count(r) == 2
+
+        # "svc-0" comes back under the same name and re-reads what it owns.
+        recorder = Recorder()
+        restarted = make_consumer(r, recorder, name="svc-0")
+        async with running(restarted):
+            await wait_until(lambda: restarted.processed == 2, "the re-read entries")
+        assert recorder.ids() == ids
+        assert restarted.claimed == 0  # the re-read did it, not the claimer
+        assert await pending_count(r) == 0
+
+    run(scenario())
+
+
+def test_claimer_recovers_entries_of_a_dead_consumer(redis_client: Redis, run: Run) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        ids = await publish_many(r, [(STREAM, note(n)) for n in (1, 2, 3)])
+        await ensure_group(r, STREAM, GROUP)
+        await r.xreadgroup(GROUP, "dead-a", {STREAM: ">"}, count=10)  # reads, never acks, dies
+        assert await pending_count(r) == 3
+
+        recorder = Recorder()
+        survivor = make_consumer(r, recorder, name="svc-b", claim_idle_ms=100)
+        async with running(survivor):
+            await wait_until(lambda: survivor.processed == 3, "the claimed entries processed")
+            await wait_until(lambda: no_pending(r), "all acked")
+        assert sorted(recorder.ids(), key=parse_id) == ids
+        assert survivor.claimed == 3
+        assert survivor.failed == 0
+
+    run(scenario())
+
+
+def test_claimer_acks_pending_entries_that_were_deleted(redis_client: Redis, run: Run) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        gone, kept = await publish_many(r, [(STREAM, note(1)), (STREAM, note(2))])
+        await ensure_group(r, STREAM, GROUP)
+        await r.xreadgroup(GROUP, "dead-a", {STREAM: ">"}, count=10)
+        await r.xdel(STREAM, gone)
+
+        recorder = Recorder()
+        survivor = make_consumer(r, recorder, name="svc-b", claim_idle_ms=50)
+        async with running(survivor):
+            await wait_until(lambda: no_pending(r), "the pending list emptied")
+            await wait_until(lambda: survivor.processed == 1, "the surviving entry processed")
+        assert recorder.ids() == [kept]
+        assert survivor.dead_lettered == 0
+
+    run(scenario())
+
+
+# --------------------------------------------------------------------------------------------
+# Poison
+
+
+def test_message_whose_handler_always_fails_is_dead_lettered_after_max_deliveries(
+    redis_client: Redis, run: Run
+) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        poison = note(1, "poison")
+        bad_id, good_id = await publish_many(r, [(STREAM, poison), (STREAM, note(2))])
+
+        recorder = Recorder(fail=frozenset({"poison"}))
+        consumer = make_consumer(r, recorder, claim_idle_ms=100, max_deliveries=3)
+        async with running(consumer):
+            await wait_until(lambda: consumer.dead_lettered == 1, "the poison dead-lettered")
+        # The failure did not hold up the next entry (same batch, right after it).
+        assert recorder.ids()[:2] == [bad_id, good_id]
+        assert recorder.ids().count(bad_id) == 3  # exactly max_deliveries attempts
+        assert recorder.ids().count(good_id) == 1
+        assert (consumer.processed, consumer.failed) == (1, 3)
+        assert await dead_letters(r) == [
+            {
+                b"stream": STREAM.encode(),
+                b"id": bad_id.encode(),
+                b"group": GROUP.encode(),
+                b"consumer": b"svc-0",
+                b"reason": b"delivered 4 times",
+                b"m": bus_encoder.encode(poison),
+            }
+        ]
+        assert await pending_count(r) == 0
+
+    run(scenario())
+
+
+def test_unparseable_entries_are_dead_lettered_at_once_and_the_loop_goes_on(
+    redis_client: Redis, run: Run
+) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        garbage = [
+            {b"m": b"\xc1\xff not msgpack"},
+            {b"x": b"no m field"},
+            {b"m": msgspec.msgpack.encode({"t": "cmd.no_such_message"})},
+            {b"m": msgspec.msgpack.encode({"t": "note.log_appended", "match_id": 7})},
+        ]
+        bad_ids = [(await r.xadd(STREAM, fields)).decode() for fields in garbage]
+        good_id = await publish(r, STREAM, note(1))
+
+        recorder = Recorder()
+        consumer = make_consumer(r, recorder)  # no claimer: this must not need retries
+        async with running(consumer):
+            await wait_until(
+                lambda: consumer.processed == 1 and consumer.dead_lettered == 4, "all handled"
+            )
+        assert recorder.ids() == [good_id]
+        assert consumer.failed == 0
+        letters = await dead_letters(r)
+        assert [d[b"id"].decode() for d in letters] == bad_ids
+        for letter, fields in zip(letters, garbage, strict=True):
+            assert letter[b"stream"] == STREAM.encode()
+            assert letter[b"reason"].startswith(b"undecodable: ")
+            assert {k: letter[k] for k in fields} == fields  # the raw bytes are kept
+        assert b"MalformedEntryError" in letters[1][b"reason"]
+        assert await pending_count(r) == 0
+
+    run(scenario())
+
+
+def test_restart_dead_letters_own_pending_entries_over_the_cap(
+    redis_client: Redis, run: Run
+) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        entry_id = await publish(r, STREAM, note(1))
+        await ensure_group(r, STREAM, GROUP)
+        # Read and re-read three times (a process crash-looping on this entry): 3 deliveries.
+        await r.xreadgroup(GROUP, "svc-0", {STREAM: ">"})
+        for _ in range(2):
+            await r.xreadgroup(GROUP, "svc-0", {STREAM: "0"})
+
+        recorder = Recorder()
+        consumer = make_consumer(r, recorder, max_deliveries=3)
+        async with running(consumer):
+            pass  # ready means the start-up re-read is done
+        assert recorder.seen == []  # the fourth delivery goes to the dead letters, not the handler
+        assert consumer.dead_lettered == 1
+        letters = await dead_letters(r)
+        assert (letters[0][b"id"].decode(), letters[0][b"reason"]) == (
+            entry_id,
+            b"delivered 4 times",
+        )
+        assert await pending_count(r) == 0
+
+    run(scenario())
+
+
+# --------------------------------------------------------------------------------------------
+# Trimming
+
+
+def test_trim_keeps_every_undelivered_and_pending_entry(redis_client: Redis, run: Run) -> None:
+    async def scenario() -> None:
+        r = redis_client
+        ids = await publish_many(r, [(STREAM, note(n)) for n in range(10)])
+        assert await trim_below_delivered(r, STREAM, approximate=False) == 0  # no group yet
+        for group in ("g1", "g2"):
+            await ensure_group(r, STREAM, group)
+        assert await trim_below_delivered(r, STREAM, approximate=False) == 0  # nothing read
+
+        await r.xreadgroup("g1", "c", {STREAM: ">"}, count=6)
+        await r.xack(STREAM, "g1", *ids[:4])  # ids[4], ids[5] stay pending
+        await r.xreadgroup("g2", "c", {STREAM: ">"}, count=8)
+        await r.xack(STREAM, "g2", *ids[:8])
+
+        assert await trim_below_delivered(r, STREAM, approximate=False) == 4
+        assert [i.decode() for i, _ in await r.xrange(STREAM)] == ids[4:]
+
+        await r.xack(STREAM, "g1", ids[4], ids[5])
+        # g1 has received up to ids[5] and acked all: ids[5] (its last-delivered) is the floor.
+        assert await trim_below_delivered(r, STREAM, approximate=False) == 1
+        assert [i.decode() for i, _ in await r.xrange(STREAM)] == ids[5:]
+
+        assert await trim_below_delivered(r, "bus:missing") == 0
+        with pytest.raises(ValueError, match="match log"):
+            await trim_below_delivered(r, "{s3}:log:some-match")
+
+    run(scenario())
+
+
+def test_trim_matches_the_floor_on_random_group_states(redis_client: Redis, run: Run) -> None:
+    """Exact expectation: entries below min(last-delivered, oldest pending) go, the rest stay."""
+
+    async def scenario() -> None:
+        r = redis_client
+        rng = random.Random(20240611)
+        for case in range(25):
+            stream = f"bus:rand:{case}"
+            ids = await publish_many(r, [(stream, note(n)) for n in range(rng.randint(1, 30))])
+            floor_index = len(ids)
+            for g in range(rng.randint(1, 3)):
+                group = f"g{g}"
+                await ensure_group(r, stream, group)
+                read = rng.randint(0, len(ids))
+                if read:
+                    await r.xreadgroup(group, "c", {stream: ">"}, count=read)
+                    acked = [i for i in ids[:read] if rng.random() < 0.6]
+                    if acked:
+                        await r.xack(stream, group, *acked)
+                    unacked = [ids.index(i) for i in ids[:read] if i not in acked]
+                    floor_index = min(floor_index, read - 1, *unacked)
+                else:
+                    floor_index = 0
+            removed = await trim_below_delivered(r, stream, approximate=False)
+            remaining = [i.decode() for i, _ in await r.xrange(stream)]
+            assert remaining == ids[floor_index:], case
+            assert removed == floor_index, case
+
+    run(scenario())
+
+
+# --------------------------------------------------------------------------------------------
+# Names and construction
+
+
+def test_consumer_names_are_explicit_then_env_then_host_and_instance() -> None:
+    host = socket.gethostname()
+    assert default_consumer_name("rules") == f"rules-{host}-0"
+    assert default_consumer_name("rules", 3) == f"rules-{host}-3"
+    assert resolve_consumer_name("rules", "rules-a", environ={CONSUMER_ENV: "x"}) == "rules-a"
+    assert resolve_consumer_name("rules", environ={CONSUMER_ENV: "rules-b"}) == "rules-b"
+    assert resolve_consumer_name("rules", instance=2, environ={}) == f"rules-{host}-2"
+
+
+def test_a_text_decoding_client_is_refused(redis_url: str, run: Run) -> None:
+    client = redis.asyncio.Redis.from_url(redis_url, decode_responses=True)
+    with pytest.raises(ValueError, match="decode_responses"):
+        StreamConsumer(client, [STREAM], GROUP, "c", Recorder())
+    run(client.aclose())
