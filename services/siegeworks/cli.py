@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -219,7 +220,9 @@ def serve_cmd(
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
         raise fail("serve needs --redis-url or REDIS_URL")
-    asyncio.run(serve(service, redis_url, consumer or f"{service}-0"))
+    claim_idle_ms = int(os.environ.get("SIEGE_CLAIM_IDLE_MS", "2000"))
+    asyncio.run(serve(service, redis_url, consumer or f"{service}-0",
+                      claim_idle_ms=claim_idle_ms))
 
 
 @app.command()

@@ -28,12 +28,12 @@ class ServiceProcesses:
         self.services = services
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
-    def start(self, service: str) -> None:
+    def start(self, service: str, consumer: str | None = None) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log_dir / f"{service}.log", "ab") as log:
             self.procs[service] = subprocess.Popen(
                 [sys.executable, "-m", "siegeworks.cli", "serve", service,
-                 "--consumer", f"{service}-0"],
+                 "--consumer", consumer or f"{service}-0"],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start_all(self) -> None:

@@ -1,0 +1,128 @@
+"""The four services as separate processes: matches finish, and survive any one of them being
+killed with SIGKILL while it holds pending entries."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import redis.asyncio
+
+from siege.contracts.events import ActionAccepted
+from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
+from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, seat_key
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.audit import audit
+from siege.hosting.match_state import codec_for
+from siegeworks.remote_run import play_remote
+from siegeworks.runner import RunConfig
+from siegeworks.serve import read_health
+from siegeworks.supervisor import ServiceProcesses
+
+Run = Callable[[Awaitable[Any]], Any]
+
+
+def config(seed: int, matches: int = 6) -> RunConfig:
+    return RunConfig(game="castle-dash", matches=matches, players=3, bots=["greedy", "random"],
+                     seed=seed)
+
+
+async def held_pending(client: redis.asyncio.Redis, group: str) -> int:
+    """Entries read by ``group`` and not acked, over the streams it reads."""
+    total = 0
+    async for key in client.scan_iter(match="*"):
+        if await client.type(key) != b"stream":
+            continue
+        try:
+            groups = await client.xinfo_groups(key)
+        except redis.ResponseError:
+            continue
+        total += sum(g["pending"] for g in groups if g["name"].decode() == group)
+    return total
+
+
+async def kill_while_holding(procs: ServiceProcesses, client: redis.asyncio.Redis,
+                             service: str) -> int:
+    """Freezes the service until it is caught holding pending entries, then SIGKILLs it."""
+    proc = procs.procs[service]
+    for _ in range(400):
+        os.kill(proc.pid, signal.SIGSTOP)
+        pending = await held_pending(client, service)
+        if pending:
+            procs.kill(service)
+            return pending
+        os.kill(proc.pid, signal.SIGCONT)
+        await asyncio.sleep(0.01)  # let it read more before the next look
+    raise AssertionError(f"{service} never held a pending entry")
+
+
+async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: list[str]) -> None:
+    log = RedisEventLog(client)
+    codec = codec_for("castle-dash")
+    results = await client.hgetall(RESULTS_HASH)
+    announced = [bus_decoder.decode(f[b"m"]) for _, f in await client.xrange(RESULTS_STREAM)]
+    for match_id in match_ids:
+        entries = await log.read(match_id)
+        report = audit(entries)  # chain, dice, legality, result; also no command accepted twice
+        assert report.ok, report.line()
+        stored = msgspec.msgpack.decode(results[match_id.encode()], type=MatchFinished)
+        assert stored.ranks == report.ranks
+        assert sum(1 for m in announced if m.match_id == match_id) == 1
+        acted = {(e.event.seat, e.event.decision) for e in map(codec.decode, (s for _, s, _ in
+                 entries)) if isinstance(e.event, ActionAccepted)}
+        for seat in range(3):
+            prompts = [bus_decoder.decode(f[b"m"])
+                       for _, f in await client.xrange(seat_key(match_id, seat))]
+            decisions = [p.decision for p in prompts if isinstance(p, SeatPrompted)]
+            assert decisions == sorted(set(decisions)), "a view was sent twice"
+            assert {d for s, d in acted if s == seat} <= set(decisions), "a view was lost"
+
+
+@pytest.fixture
+def services(redis_url: str, redis_client: redis.asyncio.Redis, tmp_path: Path, run: Run):
+    procs = ServiceProcesses(redis_url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"})
+    procs.start_all()
+    run(procs.wait_healthy(redis_client))
+    yield procs
+    codes = procs.stop_all()
+    assert all(code == 0 for service, code in codes.items() if service in procs.procs)
+
+
+def test_matches_finish_through_the_services(services: ServiceProcesses, run: Run,
+                                             redis_client: redis.asyncio.Redis) -> None:
+    result = run(play_remote(config(seed=5), redis_client, stall_timeout_s=60))
+    assert len(result.finished) == 6
+    run(check_logs_views_and_results(redis_client, result.match_ids))
+
+
+@pytest.mark.parametrize("victim", ["match", "rules", "dice", "scoring"])
+def test_a_service_killed_mid_run_is_recovered(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, victim: str
+) -> None:
+    async def scenario() -> tuple[Any, int, int]:
+        playing = asyncio.create_task(play_remote(config(seed=100 + len(victim)), redis_client,
+                                                  stall_timeout_s=60))
+        pending = await kill_while_holding(services, redis_client, victim)
+        # A new consumer name: the dead one's entries can only come back through the claimer.
+        services.start(victim, consumer=f"{victim}-1")
+        result = await playing
+        claimed = 0
+        for _ in range(100):
+            claimed = sum(h.claimed for h in await read_health(redis_client)
+                          if h.service == victim)
+            if claimed:
+                break
+            await asyncio.sleep(0.05)
+        return result, pending, claimed
+
+    result, pending, claimed = run(scenario())
+    assert pending > 0
+    assert len(result.finished) == 6
+    assert claimed > 0
+    run(check_logs_views_and_results(redis_client, result.match_ids))
