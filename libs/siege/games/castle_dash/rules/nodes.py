@@ -1,7 +1,13 @@
-"""Opening decision points and chance nodes: the only places the decision number moves."""
+"""Opening decision points and chance nodes: the only places the decision number moves.
+
+A point is open while ``state.waiting`` is non-empty or ``state.chance`` is set; event handlers
+close the point they answer, and :func:`siege.games.castle_dash.rules.flow.advance` runs the
+automatic steps until the next point opens.
+"""
 
 from __future__ import annotations
 
+from siege.contracts.events import ChanceKind
 from siege.engine.protocol import ChanceNeeded
 from siege.games.castle_dash.state import State
 
@@ -19,5 +25,13 @@ def open_chance(state: State, need: ChanceNeeded) -> None:
     state.chance = need
 
 
-def is_open(state: State) -> bool:
-    return bool(state.waiting) or state.chance is not None
+_NEEDS: dict[tuple[ChanceKind, int, int, str], ChanceNeeded] = {}
+
+
+def chance_need(kind: ChanceKind, count: int, sides: int, purpose: str) -> ChanceNeeded:
+    """A shared ``ChanceNeeded`` (frozen, so sharing is safe; it saves an allocation per roll)."""
+    key = (kind, count, sides, purpose)
+    need = _NEEDS.get(key)
+    if need is None:
+        need = _NEEDS[key] = ChanceNeeded(kind=kind, count=count, sides=sides, purpose=purpose)
+    return need
