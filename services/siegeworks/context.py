@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import structlog
 
@@ -20,8 +20,12 @@ class ServiceContext:
     clock: Clock
     loader: MatchLoader
     logger: structlog.typing.FilteringBoundLogger
+    # (match, seat) -> the last decision this process prompted: saves re-sending a prompt the
+    # seat's stream would refuse anyway.
+    prompted: dict[tuple[str, int], int] = field(default_factory=dict)
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:
-        return cls(name, log, bus, clock, MatchLoader(log, clock),
-                   structlog.get_logger(service=name))
+        # Only the rules service folds the game itself; the others never need its state.
+        loader = MatchLoader(log, clock, light=name != "rules")
+        return cls(name, log, bus, clock, loader, structlog.get_logger(service=name))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import msgspec
 from redis.asyncio import Redis
 
-from siege.contracts.messages import CreateMatch, MatchFinished
+from siege.contracts.messages import CreateMatch, MatchFinished, Message, SubmitAction
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH
 from siegeworks import bus as topics
@@ -22,14 +22,42 @@ class StalledError(RuntimeError):
     pass
 
 
+class LatencyProbe:
+    """Time from a seat's SubmitAction to the next prompt of that match reaching its client."""
+
+    def __init__(self) -> None:
+        self._sent: dict[str, float] = {}
+        self.samples: list[float] = []
+
+    def submitted(self, match_id: str) -> None:
+        self._sent[match_id] = time.perf_counter()
+
+    def prompted(self, match_id: str) -> None:
+        sent = self._sent.pop(match_id, None)
+        if sent is not None:
+            self.samples.append(time.perf_counter() - sent)
+
+
+class _ProbedBus(RedisBus):
+    def __init__(self, redis: Redis, probe: LatencyProbe) -> None:
+        super().__init__(redis)
+        self.probe = probe
+
+    async def publish(self, topic: str, message: Message) -> None:
+        if isinstance(message, SubmitAction):
+            self.probe.submitted(message.match_id)
+        await super().publish(topic, message)
+
+
 async def play_remote(
     cfg: RunConfig,
     redis: Redis,
     on_finished: Callable[[MatchFinished], None] = lambda r: None,
     stall_timeout_s: float = 60.0,
+    probe: LatencyProbe | None = None,
 ) -> RunResult:
-    bus = RedisBus(redis)
-    reader = SeatReader(redis)
+    bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
+    reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
     results_after = await reader.results_cursor()
     master = cfg.master_seed()
     bots_seed = bot_seed_for(master) if master else new_seed()

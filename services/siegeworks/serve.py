@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -33,7 +34,8 @@ from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
 
 SERVICES = ("match", "rules", "dice", "scoring")
-SHARD_BUSES = [bus_key(shard) for shard in range(SHARDS)]
+def shard_buses(audience: str) -> list[str]:
+    return [bus_key(shard, audience) for shard in range(SHARDS)]
 HEALTH_EVERY_S = 1.0
 HEALTH_TTL_S = 5
 
@@ -76,21 +78,21 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
                 await rules.on_submit_action(ctx, message)
             elif isinstance(message, LogAppended):
                 await rules.on_log_appended(ctx, message)
-        return [RULES_STREAM, *SHARD_BUSES], on_rules
+        return [RULES_STREAM, *shard_buses("rules")], on_rules
     if service == "dice":
         vault = dice.SeedVault(_master_seed())
 
         async def on_dice(message: Message) -> None:
             if isinstance(message, LogAppended):
                 await dice.on_log_appended(ctx, vault, message)
-        return SHARD_BUSES, on_dice
+        return shard_buses("dice"), on_dice
     if service == "scoring":
         results = scoring.RedisResults(redis)
 
         async def on_scoring(message: Message) -> None:
             if isinstance(message, LogAppended):
                 await scoring.on_log_appended(ctx, results, message)
-        return SHARD_BUSES, on_scoring
+        return shard_buses("scoring"), on_scoring
     raise ValueError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
 
 
@@ -118,13 +120,22 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     ctx = ServiceContext.create(service, RedisEventLog(redis), RedisBus(redis), _clock())
     streams, route = routes(service, ctx, redis)
 
+    # One handler at a time per match in this process: the loader's cached state is shared,
+    # and entries of one match can arrive on several streams and through the claimer at once.
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
     async def handle(stream: str, entry_id: str, message: Any) -> None:
-        match_id = getattr(message, "match_id", None)
+        match_id = getattr(message, "match_id", "")
+        lock = locks.get(match_id)
+        if lock is None:
+            lock = locks[match_id] = asyncio.Lock()
         with structlog.contextvars.bound_contextvars(match_id=match_id):
-            await route(message)
+            async with lock:
+                await route(message)
 
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
-                            decode=decode_entry, claim_idle_ms=claim_idle_ms, logger=ctx.logger)
+                            decode=decode_entry, claim_idle_ms=claim_idle_ms, logger=ctx.logger,
+                            key=lambda message: getattr(message, "match_id", None))
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -16,7 +16,16 @@ import redis.asyncio
 
 from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
-from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, seat_key
+from siege.eventlog.keys import (
+    AUDIENCES,
+    COMMANDS_STREAM,
+    RESULTS_HASH,
+    RESULTS_STREAM,
+    RULES_STREAM,
+    SHARDS,
+    bus_key,
+    seat_key,
+)
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.match_state import codec_for
@@ -33,32 +42,33 @@ def config(seed: int, matches: int = 6) -> RunConfig:
                      seed=seed)
 
 
+def streams_of(service: str) -> list[str]:
+    own = {"match": [COMMANDS_STREAM], "rules": [RULES_STREAM]}.get(service, [])
+    buses = [bus_key(shard, service) for shard in range(SHARDS)] if service in AUDIENCES else []
+    return own + buses
+
+
 async def held_pending(client: redis.asyncio.Redis, group: str) -> int:
     """Entries read by ``group`` and not acked, over the streams it reads."""
-    total = 0
-    async for key in client.scan_iter(match="*"):
-        if await client.type(key) != b"stream":
-            continue
-        try:
-            groups = await client.xinfo_groups(key)
-        except redis.ResponseError:
-            continue
-        total += sum(g["pending"] for g in groups if g["name"].decode() == group)
-    return total
+    async with client.pipeline(transaction=False) as pipe:
+        for stream in streams_of(group):
+            pipe.xpending(stream, group)
+        replies = await pipe.execute(raise_on_error=False)
+    return sum(r["pending"] for r in replies if isinstance(r, dict))
 
 
 async def kill_while_holding(procs: ServiceProcesses, client: redis.asyncio.Redis,
                              service: str) -> int:
     """Freezes the service until it is caught holding pending entries, then SIGKILLs it."""
     proc = procs.procs[service]
-    for _ in range(400):
+    for _ in range(3000):
         os.kill(proc.pid, signal.SIGSTOP)
         pending = await held_pending(client, service)
         if pending:
             procs.kill(service)
             return pending
         os.kill(proc.pid, signal.SIGCONT)
-        await asyncio.sleep(0.01)  # let it read more before the next look
+        await asyncio.sleep(0.002)  # let it read more before the next look
     raise AssertionError(f"{service} never held a pending entry")
 
 
@@ -106,8 +116,8 @@ def test_a_service_killed_mid_run_is_recovered(
     services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, victim: str
 ) -> None:
     async def scenario() -> tuple[Any, int, int]:
-        playing = asyncio.create_task(play_remote(config(seed=100 + len(victim)), redis_client,
-                                                  stall_timeout_s=60))
+        playing = asyncio.create_task(play_remote(
+            config(seed=100 + len(victim), matches=12), redis_client, stall_timeout_s=60))
         pending = await kill_while_holding(services, redis_client, victim)
         # A new consumer name: the dead one's entries can only come back through the claimer.
         services.start(victim, consumer=f"{victim}-1")
@@ -123,6 +133,6 @@ def test_a_service_killed_mid_run_is_recovered(
 
     result, pending, claimed = run(scenario())
     assert pending > 0
-    assert len(result.finished) == 6
+    assert len(result.finished) == 12
     assert claimed > 0
     run(check_logs_views_and_results(redis_client, result.match_ids))

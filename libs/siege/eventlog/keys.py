@@ -34,9 +34,19 @@ def log_key(match_id: str) -> str:
     return f"{_tag(shard_of(match_id))}:log:{match_id}"
 
 
-def bus_key(shard: int) -> str:
-    """The shard's bus stream of append pointers (match id, first seq, last seq)."""
-    return f"{_tag(shard)}:bus"
+AUDIENCES = ("rules", "dice", "scoring")
+"""Who a pointer is for. Each append notifies only the service that owes the next event, so no
+service reads (and folds) pointers it has nothing to do about."""
+
+
+def bus_key(shard: int, audience: str | None = None) -> str:
+    """The shard's bus stream of append pointers (match id, first seq, last seq): the general
+    one, or the one read by ``audience``."""
+    if audience is None:
+        return f"{_tag(shard)}:bus"
+    if audience not in AUDIENCES:
+        raise ValueError(f"unknown audience {audience!r}")
+    return f"{_tag(shard)}:bus:{audience}"
 
 
 def seed_key(match_id: str) -> str:

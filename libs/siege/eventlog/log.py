@@ -65,6 +65,7 @@ class EventLog(Protocol):
         expected_hash: bytes,
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
+        audience: str | None = None,
     ) -> int | AppendConflict:
         """Appends ``entries`` (stored bytes, sha256) after the expected head.
 
@@ -94,7 +95,7 @@ class EventLog(Protocol):
         ...
 
     async def read_bus(
-        self, shard: int, after_id: str = "0-0", count: int = 1000
+        self, shard: int, after_id: str = "0-0", count: int = 1000, audience: str | None = None
     ) -> list[tuple[str, str, int, int]]:
         """Up to ``count`` pointers after ``after_id``: ``(entry id, match_id, first, last)``."""
         ...
@@ -174,10 +175,11 @@ class RedisEventLog(EventLog):
         expected_hash: bytes,
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
+        audience: str | None = None,
     ) -> int | AppendConflict:
         _check_append(match_id, expected_seq, expected_hash, entries, side)
         shard = shard_of(match_id)
-        keys = [log_key(match_id), bus_key(shard), matches_key(shard)]
+        keys = [log_key(match_id), bus_key(shard, audience), matches_key(shard)]
         args: list[bytes | str | int] = [match_id, expected_seq, expected_hash, len(entries)]
         for stored, digest in entries:
             args.append(stored)
@@ -239,10 +241,10 @@ class RedisEventLog(EventLog):
         return None if value is None else bytes(value)
 
     async def read_bus(
-        self, shard: int, after_id: str = "0-0", count: int = 1000
+        self, shard: int, after_id: str = "0-0", count: int = 1000, audience: str | None = None
     ) -> list[tuple[str, str, int, int]]:
         entries = await self._raw.execute_command(
-            "XRANGE", bus_key(shard), _next_id(after_id), "+", "COUNT", count
+            "XRANGE", bus_key(shard, audience), _next_id(after_id), "+", "COUNT", count
         )
         out: list[tuple[str, str, int, int]] = []
         for eid, flat in entries:
@@ -266,6 +268,7 @@ class MemoryEventLog(EventLog):
         self._matches: dict[int, set[str]] = {s: set() for s in range(SHARDS)}
         self._side: dict[str, bytes] = {}
         self._bus_counter = 0
+        self._bus_audience: dict[int, list[str | None]] = {s: [] for s in range(SHARDS)}
 
     async def append(
         self,
@@ -274,6 +277,7 @@ class MemoryEventLog(EventLog):
         expected_hash: bytes,
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
+        audience: str | None = None,
     ) -> int | AppendConflict:
         _check_append(match_id, expected_seq, expected_hash, entries, side)
         log = self._logs.get(match_id, [])
@@ -288,6 +292,7 @@ class MemoryEventLog(EventLog):
         # Redis ids are "<ms>-<n>"; a counter in the ms part keeps them ordered and parseable.
         self._bus_counter += 1
         self._bus[shard].append((f"{self._bus_counter}-0", match_id, expected_seq + 1, len(log)))
+        self._bus_audience[shard].append(audience)
         self._matches[shard].add(match_id)
         if side is not None:
             self._side.setdefault(side[0], bytes(side[1]))
@@ -309,11 +314,12 @@ class MemoryEventLog(EventLog):
         return self._side.get(key)
 
     async def read_bus(
-        self, shard: int, after_id: str = "0-0", count: int = 1000
+        self, shard: int, after_id: str = "0-0", count: int = 1000, audience: str | None = None
     ) -> list[tuple[str, str, int, int]]:
-        bus_key(shard)  # the same ValueError as Redis for a shard out of range
+        bus_key(shard, audience)  # the same ValueError as Redis for a bad shard or audience
         after = _id_tuple(after_id)
-        return [p for p in self._bus[shard] if _id_tuple(p[0]) > after][:count]
+        return [p for p, a in zip(self._bus[shard], self._bus_audience[shard], strict=True)
+                if a == audience and _id_tuple(p[0]) > after][:count]
 
 
 def _id_tuple(stream_id: str) -> tuple[int, int]:

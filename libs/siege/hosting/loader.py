@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from siege.contracts.envelope import EventCodec, seal
 from siege.contracts.events import Event
 from siege.eventlog.log import AppendConflict, EventLog
+from siege.hosting.audience import next_owner
 from siege.hosting.clock import Clock
 from siege.hosting.match_state import MatchState, fold
 
@@ -25,15 +26,16 @@ def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) 
 
 
 class MatchLoader:
-    def __init__(self, log: EventLog, clock: Clock) -> None:
+    def __init__(self, log: EventLog, clock: Clock, light: bool = False) -> None:
         self.log = log
         self.clock = clock
+        self.light = light
         self._cache: dict[str, MatchState] = {}
 
     async def load(self, match_id: str) -> MatchState:
         ms = self._cache.get(match_id)
         if ms is None:
-            ms = self._cache[match_id] = MatchState(match_id)
+            ms = self._cache[match_id] = MatchState(match_id, light=self.light)
         entries = await self.log.read(match_id, after_seq=ms.head_seq)
         decode_entries(ms, entries)
         return ms
@@ -48,7 +50,8 @@ class MatchLoader:
         codec = ms.codec or CORE_CODEC
         sealed = seal(codec, ms.match_id, ms.head_seq, ms.head_hash, events, self.clock.now_ms())
         result = await self.log.append(
-            ms.match_id, ms.head_seq, ms.head_hash, [(s, h) for _, s, h in sealed], side
+            ms.match_id, ms.head_seq, ms.head_hash, [(s, h) for _, s, h in sealed], side,
+            audience=next_owner(events[-1]),
         )
         if isinstance(result, AppendConflict):
             self.forget(ms.match_id)

@@ -27,11 +27,14 @@ class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids",
+        "command_ids", "light",
     )
 
-    def __init__(self, match_id: str) -> None:
+    def __init__(self, match_id: str, light: bool = False) -> None:
         self.match_id = match_id
+        # A light state skips the game engine: enough for the dice service, which needs only
+        # the requests, the stream position and the end, and never knows the game.
+        self.light = light
         self.engine: Engine[Any] | None = None
         self.codec: EventCodec | None = None
         self.created: MatchCreated | None = None
@@ -63,22 +66,26 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
     ms.head_seq = seq
     ms.head_hash = digest
     if isinstance(event, GameEvent):
-        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+        if not ms.light:
+            ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, ActionAccepted):
         ms.command_ids.add(event.command_id)
     elif isinstance(event, ChanceRequested):
         ms.open_request = (seq, event)
-        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+        if not ms.light:
+            ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, DiceRolled | DeckShuffled):
         ms.open_request = None
         used = len(event.values) if isinstance(event, DiceRolled) else max(len(event.order) - 1, 0)
         ms.next_roll = event.first_index + used
-        ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
+        if not ms.light:
+            ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, MatchCreated):
         ms.created = event
-        ms.engine = get_engine(event.game)
         ms.codec = codec_for(event.game)
-        ms.game = ms.engine.initial_state(event)
+        if not ms.light:
+            ms.engine = get_engine(event.game)
+            ms.game = ms.engine.initial_state(event)
     elif isinstance(event, SeedCommitted):
         ms.commitment = event.commitment
     elif isinstance(event, PlayerSeedAdded):

@@ -18,8 +18,10 @@ PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 
 
 class SeatReader:
-    def __init__(self, redis: Redis, block_ms: int = 500) -> None:
+    def __init__(self, redis: Redis, block_ms: int = 500,
+                 on_prompt: Callable[[str], None] | None = None) -> None:
         self.redis = redis
+        self.on_prompt = on_prompt  # sees the match id of every prompt (latency probes)
         self.block_ms = block_ms
         self._handlers: dict[str, PromptHandler] = {}
         self._cursor: dict[str, str] = {}
@@ -59,5 +61,7 @@ class SeatReader:
                 handler = self._handlers.get(key)
                 if handler is not None and isinstance(message, SeatPrompted):
                     self.handled += 1
+                    if self.on_prompt is not None:
+                        self.on_prompt(message.match_id)
                     await handler(message)
         return finished, results_after

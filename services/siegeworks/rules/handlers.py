@@ -33,8 +33,15 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
         await ctx.bus.publish(REPLIES, ActionRejected(
             match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
             code=outcome.code, detail=outcome.detail))
+        # A redelivered command after a crash lands here as a duplicate: finish what the crash
+        # may have cut short (the follow-up, the prompts), which the log says is still owed.
+        await on_log_appended(ctx, LogAppended(
+            match_id=cmd.match_id, first=ms.head_seq, last=ms.head_seq))
     elif appended:
-        await announce(ctx, ms, len(outcome))
+        note = await announce(ctx, ms, len(outcome))
+        # What follows the action (a chance request, the end, the next prompts) is derived at
+        # once instead of a hop later; the pointer, when it arrives, then finds nothing owed.
+        await on_log_appended(ctx, note)
 
 
 async def on_log_appended(ctx: ServiceContext, note: LogAppended) -> None:
@@ -50,18 +57,23 @@ async def on_log_appended(ctx: ServiceContext, note: LogAppended) -> None:
         await prompt_seats(ctx, ms)
 
 
-async def announce(ctx: ServiceContext, ms: MatchState, count: int) -> None:
-    await ctx.bus.publish(
-        LOG, LogAppended(match_id=ms.match_id, first=ms.head_seq - count + 1, last=ms.head_seq)
-    )
+async def announce(ctx: ServiceContext, ms: MatchState, count: int) -> LogAppended:
+    note = LogAppended(match_id=ms.match_id, first=ms.head_seq - count + 1, last=ms.head_seq)
+    await ctx.bus.publish(LOG, note)
+    return note
 
 
 async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
     engine = ms.engine
     if engine is None or ms.ended is not None:
+        for seat in range(ms.created.players if ms.created else 0):
+            ctx.prompted.pop((ms.match_id, seat), None)
         return
     pending = engine.pending(ms.game)
     for seat in sorted(pending.seats):
+        if ctx.prompted.get((ms.match_id, seat)) == pending.decision:
+            continue
+        ctx.prompted[(ms.match_id, seat)] = pending.decision
         legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]
         view = msgspec.Raw(_encoder.encode(engine.view(ms.game, seat)))
         await ctx.bus.publish(seat_topic(ms.match_id, seat), SeatPrompted(

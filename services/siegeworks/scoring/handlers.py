@@ -18,6 +18,9 @@ from siegeworks.context import ServiceContext
 
 
 class Results(Protocol):
+    def known(self, match_id: str) -> bool:
+        """Recorded already, as far as this process knows (no I/O)."""
+
     async def has(self, match_id: str) -> bool: ...
 
     async def record(self, result: MatchFinished) -> bool:
@@ -29,6 +32,9 @@ class ResultsProjection:
     """In-process results (the single-process main job and tests)."""
 
     finished: dict[str, MatchFinished] = field(default_factory=dict)
+
+    def known(self, match_id: str) -> bool:
+        return match_id in self.finished
 
     async def has(self, match_id: str) -> bool:
         return match_id in self.finished
@@ -48,12 +54,17 @@ class RedisResults:
         self.redis = redis
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder = msgspec.msgpack.Decoder(MatchFinished)
+        self._known: set[str] = set()
+
+    def known(self, match_id: str) -> bool:
+        return match_id in self._known
 
     async def has(self, match_id: str) -> bool:
         return bool(await self.redis.hexists(RESULTS_HASH, match_id))
 
     async def record(self, result: MatchFinished) -> bool:
         encoded = self._encoder.encode(result)
+        self._known.add(result.match_id)
         return bool(await self.redis.hsetnx(RESULTS_HASH, result.match_id, encoded))
 
     async def all(self) -> dict[str, MatchFinished]:
@@ -69,8 +80,10 @@ def result_of(ms: MatchState) -> MatchFinished | None:
 
 
 async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppended) -> None:
-    if await results.has(note.match_id):
+    if results.known(note.match_id):
         return
+    # No existence check against the store: recording is idempotent, so a redelivered end is
+    # simply refused there, and unfinished matches cost no extra round trip.
     result = result_of(await ctx.loader.load(note.match_id))
     if result is None:
         return

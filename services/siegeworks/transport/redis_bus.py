@@ -17,6 +17,7 @@ from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
 from siege.eventlog.keys import (
+    AUDIENCES,
     COMMANDS_STREAM,
     REPLIES_STREAM,
     RESULTS_STREAM,
@@ -47,9 +48,10 @@ class RedisBus:
     async def publish(self, topic: str, message: Message) -> None:
         if topic == topics.LOG:
             assert isinstance(message, LogAppended)
-            if message.reannounce:
-                await self.redis.xadd(bus_key(shard_of(message.match_id)),
-                                      pointer_fields(message))  # type: ignore[arg-type]
+            if message.reannounce:  # whoever owes something will find it
+                for audience in AUDIENCES:
+                    await self.redis.xadd(bus_key(shard_of(message.match_id), audience),
+                                          pointer_fields(message))  # type: ignore[arg-type]
             return
         if isinstance(message, SeatPrompted):
             try:

@@ -21,7 +21,7 @@ import asyncio
 import os
 import re
 import socket
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import structlog
@@ -183,6 +183,7 @@ class StreamConsumer(Generic[T]):
         dead_letter_stream: str = DEAD_LETTER_STREAM,
         dead_letter_maxlen: int | None = 100_000,
         logger: structlog.typing.FilteringBoundLogger | None = None,
+        key: Callable[[Any], Hashable] | None = None,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -203,6 +204,9 @@ class StreamConsumer(Generic[T]):
         self.max_deliveries = max_deliveries
         self.dead_letter_stream = dead_letter_stream
         self.dead_letter_maxlen = dead_letter_maxlen
+        # Entries of one batch with different keys (match ids) run concurrently, so their Redis
+        # round trips overlap; entries with the same key keep their order.
+        self.key = key
         base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
         self.log = base.bind(group=group, consumer=consumer)
 
@@ -268,9 +272,11 @@ class StreamConsumer(Generic[T]):
             count=self.batch,
             block=self.block_ms,
         )
-        for stream, entries in _stream_replies(reply):
-            # First delivery of each entry (count 1), so no XPENDING lookup is needed.
-            await self._handle(stream, entries, delivery_counts=None)
+        # First delivery of each entry (count 1), so no XPENDING lookup is needed.
+        await asyncio.gather(*(
+            self._handle(stream, entries, delivery_counts=None)
+            for stream, entries in _stream_replies(reply)
+        ))
 
     async def _reread_own_pending(self) -> None:
         """Entries this consumer name read before and never acked (a previous life's work)."""
@@ -399,6 +405,7 @@ class StreamConsumer(Generic[T]):
         ids = [(stream, _text(raw_id)) for raw_id, _ in entries]
         self._in_flight.update(ids)
         done: list[str] = []
+        lanes: dict[Hashable, list[tuple[str, Any]]] = {}
         try:
             for (_, entry_id), (_, fields) in zip(ids, entries, strict=True):
                 if not fields:
@@ -421,20 +428,26 @@ class StreamConsumer(Generic[T]):
                     reason = f"undecodable: {type(exc).__name__}: {exc}"
                     await self._dead_letter(stream, entry_id, fields, reason)
                     continue
-                try:
-                    await self.handler(stream, entry_id, decoded)
-                except Exception:
-                    # No ack: the entry stays pending and the claimer redelivers it later.
-                    self.failed += 1
-                    self.log.exception("handler failed", stream=stream, entry_id=entry_id)
-                    continue
-                self.processed += 1
-                done.append(entry_id)
+                lane = None if self.key is None else self.key(decoded)
+                lanes.setdefault(lane, []).append((entry_id, decoded))
+            await asyncio.gather(*(self._run_lane(stream, lane, done) for lane in lanes.values()))
             if done:
                 # One XACK per batch; a crash before it only means redeliveries (at-least-once).
                 await self.redis.xack(stream, self.group, *done)
         finally:
             self._in_flight.difference_update(ids)
+
+    async def _run_lane(self, stream: str, lane: list[tuple[str, Any]], done: list[str]) -> None:
+        for entry_id, decoded in lane:
+            try:
+                await self.handler(stream, entry_id, decoded)
+            except Exception:
+                # No ack: the entry stays pending and the claimer redelivers it later.
+                self.failed += 1
+                self.log.exception("handler failed", stream=stream, entry_id=entry_id)
+                continue
+            self.processed += 1
+            done.append(entry_id)
 
     async def _dead_letter(self, stream: str, entry_id: str, fields: Fields, reason: str) -> None:
         """Copies the entry to the dead-letter stream with where it came from and why, then acks.
