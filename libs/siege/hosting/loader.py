@@ -66,16 +66,31 @@ class MatchLoader:
         owe: Callable[[MatchState], Sequence[Event] | None],
         side: Callable[[MatchState], tuple[str, bytes] | None] = lambda ms: None,
         attempts: int = 8,
+        *,
+        min_seq: int | None = None,
+        optimistic: bool = False,
     ) -> tuple[MatchState, bool]:
         """Appends what ``owe`` derives from the current log, re-deriving after a lost race.
 
         Returns the state and whether this call appended. Another writer reaching the head
         first is the normal case under at-least-once delivery, not an error.
+
+        Reads are skipped where the cache is known to be enough, since the compare-and-set
+        catches a stale cache anyway: with ``min_seq`` (a pointer's last seq) when the cache
+        has reached it; with ``optimistic`` on the first try, re-reading only if the cached
+        state owes nothing (a command refused on a stale view of the match).
         """
-        for _ in range(attempts):
-            ms = await self.load(match_id)
+        for attempt in range(attempts):
+            cached = self._cache.get(match_id)
+            trusted = (
+                attempt == 0 and cached is not None
+                and (optimistic or (min_seq is not None and cached.head_seq >= min_seq))
+            )
+            ms = cached if trusted and cached is not None else await self.load(match_id)
             events = owe(ms)
             if not events:
+                if trusted and optimistic:
+                    continue  # ask again on a fresh read before saying no
                 return ms, False
             if await self.append(ms, events, side(ms)):
                 return ms, True

@@ -28,7 +28,7 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
         outcome = accept_action(ms, cmd)
         return outcome if isinstance(outcome, list) else None
 
-    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe)
+    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, optimistic=True)
     if isinstance(outcome, Rejection):
         await ctx.bus.publish(REPLIES, ActionRejected(
             match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
@@ -49,7 +49,7 @@ async def on_log_appended(ctx: ServiceContext, note: LogAppended) -> None:
         event = expected_follow_up(ms)
         return [event] if event is not None else None
 
-    ms, appended = await ctx.loader.append_owed(note.match_id, owe)
+    ms, appended = await ctx.loader.append_owed(note.match_id, owe, min_seq=note.last)
     if appended:
         await announce(ctx, ms, 1)
     elif note.last == ms.head_seq and ms.open_request is None:
