@@ -117,7 +117,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         structlog.processors.JSONRenderer(),
     ])
     redis = Redis.from_url(redis_url)
-    ctx = ServiceContext.create(service, RedisEventLog(redis), RedisBus(redis), _clock())
+    bus = RedisBus(redis, buffered=True)
+    ctx = ServiceContext.create(service, RedisEventLog(redis), bus, _clock())
     streams, route = routes(service, ctx, redis)
 
     # One handler at a time per match in this process: the loader's cached state is shared,
@@ -135,7 +136,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
                             decode=decode_entry, claim_idle_ms=claim_idle_ms, logger=ctx.logger,
-                            key=lambda message: getattr(message, "match_id", None))
+                            key=lambda message: getattr(message, "match_id", None),
+                            before_ack=bus.flush)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

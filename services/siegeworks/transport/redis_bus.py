@@ -12,6 +12,8 @@ any language can read and write them. Two topics are special:
 
 from __future__ import annotations
 
+from typing import Any
+
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
@@ -42,27 +44,42 @@ def pointer_fields(note: LogAppended) -> dict[str, str]:
 
 
 class RedisBus:
-    def __init__(self, redis: Redis) -> None:
+    """Publishes onto streams. With ``buffered``, messages wait for :meth:`flush`, which sends
+    a whole batch's output in one pipeline (the consumer flushes before it acks its inputs)."""
+
+    def __init__(self, redis: Redis, buffered: bool = False) -> None:
         self.redis = redis
+        self.buffered = buffered
+        self._out: list[tuple[str, dict[str, Any], str]] = []
 
     async def publish(self, topic: str, message: Message) -> None:
         if topic == topics.LOG:
             assert isinstance(message, LogAppended)
             if message.reannounce:  # whoever owes something will find it
                 for audience in AUDIENCES:
-                    await self.redis.xadd(bus_key(shard_of(message.match_id), audience),
-                                          pointer_fields(message))  # type: ignore[arg-type]
+                    key = bus_key(shard_of(message.match_id), audience)
+                    self._out.append((key, pointer_fields(message), "*"))
+        elif isinstance(message, SeatPrompted):
+            self._out.append((seat_key(message.match_id, message.seat),
+                              {"m": bus_encoder.encode(message)}, f"{message.decision}-1"))
+        else:
+            self._out.append((STREAM_OF_TOPIC[topic], {"m": bus_encoder.encode(message)}, "*"))
+        if not self.buffered:
+            await self.flush()
+
+    async def flush(self) -> None:
+        if not self._out:
             return
-        if isinstance(message, SeatPrompted):
-            try:
-                await self.redis.xadd(seat_key(message.match_id, message.seat),
-                                      {"m": bus_encoder.encode(message)},
-                                      id=f"{message.decision}-1")
-            except ResponseError as err:
-                if "equal or smaller" not in str(err):
-                    raise
-            return
-        await self.redis.xadd(STREAM_OF_TOPIC[topic], {"m": bus_encoder.encode(message)})
+        out, self._out = self._out, []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for key, fields, entry_id in out:
+                pipe.xadd(key, fields, id=entry_id)  # type: ignore[arg-type]
+            replies = await pipe.execute(raise_on_error=False)
+        for reply in replies:
+            # A seat's prompt for a decision it was already sent is refused by its id: that is
+            # the deduplication, not a failure.
+            if isinstance(reply, ResponseError) and "equal or smaller" not in str(reply):
+                raise reply
 
     def subscribe(self, topic: str, handler: object) -> None:
         raise NotImplementedError("processes consume streams with a StreamConsumer")

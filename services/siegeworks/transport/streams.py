@@ -184,6 +184,7 @@ class StreamConsumer(Generic[T]):
         dead_letter_maxlen: int | None = 100_000,
         logger: structlog.typing.FilteringBoundLogger | None = None,
         key: Callable[[Any], Hashable] | None = None,
+        before_ack: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -207,6 +208,7 @@ class StreamConsumer(Generic[T]):
         # Entries of one batch with different keys (match ids) run concurrently, so their Redis
         # round trips overlap; entries with the same key keep their order.
         self.key = key
+        self.before_ack = before_ack
         base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
         self.log = base.bind(group=group, consumer=consumer)
 
@@ -431,6 +433,9 @@ class StreamConsumer(Generic[T]):
                 lane = None if self.key is None else self.key(decoded)
                 lanes.setdefault(lane, []).append((entry_id, decoded))
             await asyncio.gather(*(self._run_lane(stream, lane, done) for lane in lanes.values()))
+            if self.before_ack is not None:
+                # What the handlers published must be out before their inputs are acked.
+                await self.before_ack()
             if done:
                 # One XACK per batch; a crash before it only means redeliveries (at-least-once).
                 await self.redis.xack(stream, self.group, *done)
