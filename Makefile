@@ -26,6 +26,7 @@ test: install
 
 bench: install
 	$(BIN)/python tests/bench/run.py
+	$(BIN)/python tests/bench/services.py
 
 lint: install
 	$(BIN)/ruff check libs services tests
