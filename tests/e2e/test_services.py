@@ -19,6 +19,7 @@ from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
 from siege.eventlog.keys import (
     AUDIENCES,
     COMMANDS_STREAM,
+    DEAD_LETTER_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
     RULES_STREAM,
@@ -108,6 +109,30 @@ def test_matches_finish_through_the_services(services: ServiceProcesses, run: Ru
                                              redis_client: redis.asyncio.Redis) -> None:
     result = run(play_remote(config(seed=5), redis_client, stall_timeout_s=60))
     assert len(result.finished) == 6
+    run(check_logs_views_and_results(redis_client, result.match_ids))
+
+
+def test_bad_messages_are_dead_lettered_and_services_keep_serving(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    async def scenario() -> tuple[list, Any]:
+        garbage = [
+            (COMMANDS_STREAM, {"m": b"\xc1\xff not msgpack"}),
+            (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.launch_rockets"})}),
+            (COMMANDS_STREAM, {"x": b"no message field"}),
+            (RULES_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action", "seat": "one"})}),
+        ]
+        for stream, fields in garbage:
+            await redis_client.xadd(stream, fields)
+        result = await play_remote(config(seed=9, matches=3), redis_client, stall_timeout_s=60)
+        dead = await redis_client.xrange(DEAD_LETTER_STREAM)
+        return dead, result
+
+    dead, result = run(scenario())
+    assert len(result.finished) == 3
+    assert len(dead) == 4
+    assert all(b"undecodable" in fields[b"reason"] for _, fields in dead)
+    assert {fields[b"stream"].decode() for _, fields in dead} == {COMMANDS_STREAM, RULES_STREAM}
     run(check_logs_views_and_results(redis_client, result.match_ids))
 
 
