@@ -120,7 +120,8 @@ def test_bad_messages_are_dead_lettered_and_services_keep_serving(
             (COMMANDS_STREAM, {"m": b"\xc1\xff not msgpack"}),
             (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.launch_rockets"})}),
             (COMMANDS_STREAM, {"x": b"no message field"}),
-            (RULES_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action", "seat": "one"})}),
+            (RULES_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action",
+                                                         "seat": "one"})}),
         ]
         for stream, fields in garbage:
             await redis_client.xadd(stream, fields)
