@@ -10,62 +10,36 @@ import asyncio
 import statistics
 import sys
 import time
-from collections.abc import Callable
 
 from redis.asyncio import Redis
 
-from siege.bots.registry import make_bot
-from siege.contracts.events import DeckShuffled, DiceRolled, MatchCreated
-from siege.dice import fair
-from siege.engine.local import play_local
-from siege.engine.protocol import ChanceNeeded
 from siege.engine.registry import get_engine
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState, codec_for
+from siege.testing.playout import seeded_playout
 from siegeworks.runner import RunConfig, play_matches
 
 REPEATS = 5
 
 
-def median_of(fn: Callable[[], float], repeats: int = REPEATS) -> float:
-    return statistics.median(fn() for _ in range(repeats))
-
-
 def engine_figures(game: str, players: int, games: int) -> tuple[float, float]:
-    """Actions/s and games/s of the bare engine, random bots, chance answered in memory."""
+    """Actions/s and games/s of the bare engine: random bots choosing from their views, chance
+    answered in memory from the fair-dice stream."""
     engine = get_engine(game)
-    bot = make_bot(game, "random")
-    key = fair.derive_seed(b"bench", game)
+    bots = ["random"] * players
 
     def one_run() -> tuple[float, int]:
         actions = 0
-        rng = fair.BotRng(key, "bots")
+
+        def count(state: object, seat: int, action: object) -> None:
+            nonlocal actions
+            actions += 1
+
         start = time.perf_counter()
         for g in range(games):
-            index = 0
-
-            def answer(
-                need: ChanceNeeded, request: int, label: str = f"g{g}"
-            ) -> DiceRolled | DeckShuffled:
-                nonlocal index
-                if need.kind == "shuffle":
-                    order = fair.shuffle(key, label, index, need.count)
-                    index += fair.shuffle_cost(need.count)
-                    return DeckShuffled(request=request, first_index=0, order=order)
-                values = fair.rolls(key, label, index, need.count, need.sides)
-                index += need.count
-                return DiceRolled(request=request, first_index=0, values=values)
-
-            def choose(state: object, seat: int, legal: list) -> object:
-                nonlocal actions
-                actions += 1
-                return bot.choose(engine.view(state, seat), legal, rng)
-
-            created = MatchCreated(game=game, players=players,
-                                   seat_names=[str(s) for s in range(players)])
-            play_local(engine, created, choose, answer)
+            seeded_playout(engine, bots, seed=g, on_action=count)
         return time.perf_counter() - start, actions
 
     runs = [one_run() for _ in range(REPEATS)]
