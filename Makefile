@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 RUN_ARGS ?= --game castle-dash --matches 20 --players 4 --bots greedy,random
 PYTEST_ARGS ?=
 
-.PHONY: install run test bench lint lock clean
+.PHONY: install run test bench lint lock clean contract
 
 install: $(STAMP)
 
@@ -38,3 +38,7 @@ lock: install
 
 clean:
 	rm -rf $(VENV) .siege
+
+# Regenerate the published message contract after changing a message, event or view.
+contract: install
+	$(BIN)/siege contract

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from siege.bots.registry import UnknownBotError, bot_names, make_bot
 from siege.contracts.messages import MatchFinished
+from siege.contracts.schema import contract as generate_contract
 from siege.engine.registry import UnknownGameError, game_names, get_engine
 from siege.eventlog.embedded import EmbeddedRedisError
 from siege.hosting.audit import audit
@@ -204,6 +205,31 @@ def replay(
         raise fail(str(error)) from None
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
     sys.stdout.write("\n")
+
+
+@app.command()
+def contract(
+    folder: Annotated[Path, typer.Option("--out", help="Folder to write the contract into.")]
+    = Path("docs/contract"),
+    check: Annotated[bool, typer.Option(
+        help="Only compare with the files in the folder; exit 1 when they differ.")] = False,
+) -> None:
+    """Write (or check) the published contract: JSON Schema and AsyncAPI, from the code."""
+    differ = []
+    for name, data in generate_contract().items():
+        path = folder / name
+        if check:
+            if not path.is_file() or path.read_bytes() != data:
+                differ.append(name)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        out.print(f"wrote {path}")
+    if differ:
+        err.print(f"contract out of date: {', '.join(differ)} (run: siege contract)")
+        raise typer.Exit(1)
+    if check:
+        out.print("contract matches the code")
 
 
 @app.command("serve")

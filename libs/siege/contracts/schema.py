@@ -1,0 +1,139 @@
+"""The published message contract, generated from the msgspec types (never written by hand).
+
+``contract()`` returns two documents: a JSON Schema with every bus message, every core event and
+each hosted game's events, actions and view; and an AsyncAPI 3 document naming every stream a
+client reads or writes, its encoding and the flow of a match from a client's side. The CLI writes
+them to ``docs/contract/``; a test fails when the checked-in files and the code differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from siege.contracts.envelope import Envelope
+from siege.contracts.events import CORE_EVENT_TYPES, SCHEMA_VERSION
+from siege.contracts.messages import BUS_MESSAGES
+from siege.engine.codecs import view_type
+from siege.engine.registry import game_names, get_engine
+
+REF = "#/components/schemas/{name}"
+ENCODING_NOTE = (
+    "Every bus entry carries one message as plain msgpack in the stream field `m` (no other "
+    "framing). Schemas are given in JSON terms: a `string` with `contentEncoding: base64` is a "
+    "msgpack bin value on the wire. Tagged types carry their tag in field `t`."
+)
+
+
+def _types() -> list[Any]:
+    types: list[Any] = [*BUS_MESSAGES, *CORE_EVENT_TYPES, Envelope[msgspec.Raw]]
+    for game in game_names():
+        engine = get_engine(game)
+        types += [*engine.event_types, *engine.action_types, view_type(game)]
+    return types
+
+
+def schemas(ref_template: str = REF) -> dict[str, Any]:
+    _, components = msgspec.json.schema_components(_types(), ref_template=ref_template)
+    return dict(sorted(components.items()))
+
+
+def _message(name: str, summary: str) -> dict[str, Any]:
+    return {"name": name, "summary": summary, "contentType": "application/msgpack",
+            "payload": {"$ref": REF.format(name=name)}}
+
+
+def asyncapi() -> dict[str, Any]:
+    messages = {
+        "CreateMatch": _message("CreateMatch", "Create a match with its seats."),
+        "SubmitAction": _message(
+            "SubmitAction", "A seat's answer to its open decision: `action` is the msgpack of "
+            "one of the game's actions, chosen from the prompt's `legal` list."),
+        "SeatPrompted": _message(
+            "SeatPrompted", "What one seat may know now (`view`, the msgpack of the game's view) "
+            "and what it may do (`legal`), for decision number `decision`."),
+        "ActionRejected": _message("ActionRejected", "A command refused, with a typed reason."),
+        "MatchFinished": _message("MatchFinished", "A match's result: `ranks[seat]`, 1 = won."),
+        "LogEntry": {
+            "name": "LogEntry", "contentType": "application/msgpack",
+            "summary": "One stored event: fields `e` (the envelope's bytes) and `h` (their "
+                       "sha256). Entry ids are `0-<seq>`; the log is append-only.",
+            "payload": {"$ref": REF.format(name="Envelope_Raw_")},
+        },
+    }
+    shard = {"description": "`s` and the match's shard: crc32(match_id) mod 16, e.g. `{s3}`."}
+    match_id = {"description": "The match id."}
+    seat = {"description": "The seat number, from 0."}
+
+    def ref(kind: str, name: str) -> dict[str, str]:
+        return {"$ref": f"#/{kind}/{name}"}
+
+    channels = {
+        "commands": {
+            "address": "siege:commands", "title": "Commands",
+            "description": "Clients write commands here (XADD). " + ENCODING_NOTE,
+            "messages": {m: ref("components/messages", m) for m in ("CreateMatch", "SubmitAction")},
+        },
+        "seat": {
+            "address": "{shard}:seat:{match_id}:{seat}", "title": "One seat's prompts",
+            "description": "Read with XREAD (not a consumer group). One entry per decision, "
+                           "entry id `<decision>-1`, so a prompt is never delivered twice.",
+            "parameters": {"shard": shard, "match_id": match_id, "seat": seat},
+            "messages": {"SeatPrompted": ref("components/messages", "SeatPrompted")},
+        },
+        "replies": {
+            "address": "siege:replies", "title": "Rejections",
+            "messages": {"ActionRejected": ref("components/messages", "ActionRejected")},
+        },
+        "results": {
+            "address": "siege:results", "title": "Finished matches",
+            "messages": {"MatchFinished": ref("components/messages", "MatchFinished")},
+        },
+        "matchLog": {
+            "address": "{shard}:log:{match_id}", "title": "A match's event log",
+            "description": "For auditors: every event of the match, hash-chained "
+                           f"(schema version {SCHEMA_VERSION}). Clients never need it to play.",
+            "parameters": {"shard": shard, "match_id": match_id},
+            "messages": {"LogEntry": ref("components/messages", "LogEntry")},
+        },
+    }
+
+    def op(action: str, channel: str, message: str, summary: str) -> dict[str, Any]:
+        return {"action": action, "summary": summary, "channel": ref("channels", channel),
+                "messages": [ref(f"channels/{channel}/messages", message)]}
+
+    operations = {
+        "createMatch": op("send", "commands", "CreateMatch", "1. Create a match (or join one "
+                          "created for you)."),
+        "receivePrompt": op("receive", "seat", "SeatPrompted", "2. Wait for your view and legal "
+                            "actions on your seat's stream."),
+        "submitAction": op("send", "commands", "SubmitAction", "3. Answer the prompt's decision "
+                           "with one of its legal actions and a fresh command id."),
+        "receiveRejection": op("receive", "replies", "ActionRejected", "4. A refused command "
+                               "comes back with its reason; an accepted one shows as your next "
+                               "prompt."),
+        "receiveResult": op("receive", "results", "MatchFinished", "5. The match has ended."),
+        "auditLog": op("receive", "matchLog", "LogEntry", "Auditors read the whole log."),
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": {"title": "Siegeworks bus", "version": str(SCHEMA_VERSION),
+                 "description": ENCODING_NOTE},
+        "defaultContentType": "application/msgpack",
+        "channels": channels,
+        "operations": operations,
+        "components": {"messages": messages, "schemas": schemas()},
+    }
+
+
+def contract() -> dict[str, bytes]:
+    """File name -> pretty JSON bytes, exactly as checked in."""
+    def pretty(doc: Any) -> bytes:
+        return msgspec.json.format(msgspec.json.encode(doc), indent=2) + b"\n"
+
+    return {
+        "schema.json": pretty({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                               "$defs": schemas("#/$defs/{name}")}),
+        "asyncapi.json": pretty(asyncapi()),
+    }
