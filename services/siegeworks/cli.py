@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 import typer
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -43,6 +45,21 @@ RedisUrl = Annotated[str | None, typer.Option(
 def fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"[red]error:[/red] {message}")
     return typer.Exit(code)
+
+
+T = TypeVar("T")
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Runs a command's coroutine; what goes wrong outside our control becomes a clear error."""
+    try:
+        return asyncio.run(work)
+    except RedisConnectionError as error:
+        raise fail(f"cannot reach Redis: {error}") from None
+    except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
 
 
 @app.command()
@@ -79,10 +96,7 @@ def run(
         raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
                     seed=seed, fixed_clock_ms=fixed_clock)
-    try:
-        failed = asyncio.run(_run(cfg, redis_url, in_process))
-    except (EmbeddedRedisError, ServiceStartError, StalledError) as error:
-        raise fail(str(error)) from None
+    failed = run_async(_run(cfg, redis_url, in_process))
     if failed:
         raise typer.Exit(1)
 
@@ -170,8 +184,11 @@ def export(
     redis_url: RedisUrl = None,
 ) -> None:
     """Write a match's full log to a file (JSON Lines; see docs/export-format.md)."""
-    entries = asyncio.run(_entries(match_id, redis_url))
-    write_export(output, entries)  # type: ignore[arg-type]
+    entries = run_async(_entries(match_id, redis_url))
+    try:
+        write_export(output, entries)  # type: ignore[arg-type]
+    except OSError as error:
+        raise fail(f"cannot write {output}: {error.strerror or error}") from None
     out.print(f"wrote {len(entries)} events of {match_id} to {output}")
 
 
@@ -182,7 +199,7 @@ def audit_cmd(
 ) -> None:
     """Re-verify a match from its log alone. Exit 0 when valid, 1 with the first bad seq."""
     try:
-        entries = asyncio.run(_entries(source, redis_url))
+        entries = run_async(_entries(source, redis_url))
     except ExportFormatError as error:
         out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
         raise typer.Exit(1) from None
@@ -199,7 +216,7 @@ def replay(
 ) -> None:
     """Print the state of a match after any event (the last one by default)."""
     try:
-        entries = asyncio.run(_entries(source, redis_url))
+        entries = run_async(_entries(source, redis_url))
         snapshot = replay_to(entries, to)
     except (ExportFormatError, ReplayError) as error:
         raise fail(str(error)) from None
@@ -247,7 +264,7 @@ def serve_cmd(
     if not redis_url:
         raise fail("serve needs --redis-url or REDIS_URL")
     claim_idle_ms = int(os.environ.get("SIEGE_CLAIM_IDLE_MS", "2000"))
-    asyncio.run(serve(service, redis_url, consumer or f"{service}-0",
+    run_async(serve(service, redis_url, consumer or f"{service}-0",
                       claim_idle_ms=claim_idle_ms))
 
 
@@ -264,7 +281,7 @@ def health(redis_url: RedisUrl = None) -> None:
         finally:
             await client.aclose()
 
-    records = asyncio.run(read())
+    records = run_async(read())
     if not records:
         out.print("no service is running")
         raise typer.Exit(1)

@@ -97,3 +97,12 @@ def test_run_without_redis_server_on_path_uses_the_packaged_one(tmp_path: Path) 
     result = siege(["run", "--matches", "1", "--players", "3", "--seed", "2"], tmp_path, path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert ": OK (" in result.stdout
+
+
+def test_unreachable_redis_is_a_clear_error(tmp_path: Path) -> None:
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "SIEGE_DATA_DIR": str(tmp_path)}
+    for args in (["audit", "some-match"], ["run", "--matches", "1", "--in-process"]):
+        result = subprocess.run(SIEGE + args, env=env, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 2, args
+        assert "cannot reach Redis" in result.stderr and "Traceback" not in result.stderr
