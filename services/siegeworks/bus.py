@@ -12,18 +12,26 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
+from siege.eventlog.keys import (
+    COMMANDS_STREAM,
+    REPLIES_STREAM,
+    RESULTS_STREAM,
+    RULES_STREAM,
+    seat_key,
+)
 
 Handler = Callable[[Any], Awaitable[None]]
 
-COMMANDS = "commands"  # CreateMatch, SubmitAction from clients, read by the match service
-RULES = "rules"  # commands the match service has checked, read by the rules service
-LOG = "log"  # LogAppended pointers, read by rules, dice and scoring
-REPLIES = "replies"  # ActionRejected, to the sender
-RESULTS = "results"  # MatchFinished from scoring
+# Topics are the names of the Redis streams that carry them, so both transports agree.
+COMMANDS = COMMANDS_STREAM  # CreateMatch, SubmitAction from clients, read by the match service
+RULES = RULES_STREAM  # commands the match service has checked, read by the rules service
+LOG = "log"  # LogAppended pointers (on Redis, the append script writes them)
+REPLIES = REPLIES_STREAM  # ActionRejected and, by default, MatchSeated, to the sender
+RESULTS = RESULTS_STREAM  # MatchFinished from scoring
 
 
 def seat_topic(match_id: str, seat: int) -> str:
-    return f"seat:{match_id}:{seat}"
+    return seat_key(match_id, seat)
 
 
 class Bus(Protocol):

@@ -23,6 +23,8 @@ class ServiceContext:
     # (match, seat) -> the last decision this process prompted: saves re-sending a prompt the
     # seat's stream would refuse anyway.
     prompted: dict[tuple[str, int], int] = field(default_factory=dict)
+    # The match service's key for seat tokens (shared by its replicas through Redis).
+    seat_secret: bytes = b""
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

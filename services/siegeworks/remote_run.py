@@ -8,11 +8,17 @@ from collections.abc import Callable
 import msgspec
 from redis.asyncio import Redis
 
-from siege.contracts.messages import CreateMatch, MatchFinished, Message, SubmitAction
+from siege.contracts.messages import (
+    CreateMatch,
+    MatchFinished,
+    MatchSeated,
+    Message,
+    SubmitAction,
+)
 from siege.dice.fair import new_seed
-from siege.eventlog.keys import RESULTS_HASH
+from siege.eventlog.keys import REPLIES_STREAM, RESULTS_HASH, RESULTS_STREAM
 from siegeworks import bus as topics
-from siegeworks.clients.bots import make_seats
+from siegeworks.clients.bots import BotSeat, hand_tokens, make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.runner import RunConfig, RunResult, bot_seed_for
 from siegeworks.transport.redis_bus import RedisBus
@@ -58,7 +64,9 @@ async def play_remote(
 ) -> RunResult:
     bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
-    results_after = await reader.results_cursor()
+    reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
+    reader.follow(REPLIES_STREAM, await reader.cursor_of(REPLIES_STREAM))
+    clients: dict[str, list[BotSeat]] = {}
     master = cfg.master_seed()
     bots_seed = bot_seed_for(master) if master else new_seed()
     match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
@@ -73,7 +81,8 @@ async def play_remote(
     for match_id in match_ids:
         if match_id in finished:
             continue
-        for seat, client in enumerate(make_seats(bus, cfg.game, match_id, names, bots_seed)):
+        clients[match_id] = make_seats(bus, cfg.game, match_id, names, bots_seed)
+        for seat, client in enumerate(clients[match_id]):
             reader.subscribe_seat(match_id, seat, client.on_prompt)
         await bus.publish(topics.COMMANDS, CreateMatch(
             match_id=match_id, game=cfg.game,
@@ -81,10 +90,15 @@ async def play_remote(
             options=cfg.options))
     last_progress, handled = time.monotonic(), reader.handled
     while len(finished) < len(match_ids):
-        done, results_after = await reader.poll(results_after)
+        messages = await reader.poll()
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
-        for result in done:
+        for message in messages:
+            if isinstance(message, MatchSeated) and message.match_id in clients:
+                await hand_tokens(clients[message.match_id], message)
+        for result in messages:
+            if not isinstance(result, MatchFinished):
+                continue
             if result.match_id in match_ids and result.match_id not in finished:
                 finished[result.match_id] = result
                 reader.drop_match(result.match_id, len(names))

@@ -7,14 +7,14 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from siege.contracts.messages import CreateMatch, MatchFinished
+from siege.contracts.messages import CreateMatch, MatchFinished, MatchSeated, Message
 from siege.dice.fair import new_seed
 from siege.eventlog.log import EventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siegeworks import bus as topics
-from siegeworks.clients.bots import seat_bots
-from siegeworks.wiring import wire_in_process
+from siegeworks.clients.bots import BotSeat, hand_tokens, seat_bots
+from siegeworks.wiring import Wired, wire_in_process
 
 
 @dataclass
@@ -48,6 +48,7 @@ class RunConfig:
 class RunResult:
     match_ids: list[str]
     finished: list[MatchFinished]
+    wired: Wired | None = None  # the in-process services, for tests that look inside
 
 
 def bot_seed_for(master: bytes) -> bytes:
@@ -62,14 +63,21 @@ async def play_matches(
     wired = wire_in_process(log, cfg.clock(), master)
     bot_seed = bot_seed_for(master) if master else new_seed()
 
+    clients: dict[str, list[BotSeat]] = {}
+
     async def finished(result: MatchFinished) -> None:
         on_finished(result)
 
+    async def reply(message: Message) -> None:
+        if isinstance(message, MatchSeated) and message.match_id in clients:
+            await hand_tokens(clients[message.match_id], message)
+
     wired.bus.subscribe(topics.RESULTS, finished)
+    wired.bus.subscribe(topics.REPLIES, reply)
     match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
     names = cfg.seat_bots()
     for match_id in match_ids:
-        seat_bots(wired.bus, cfg.game, match_id, names, bot_seed)
+        clients[match_id] = seat_bots(wired.bus, cfg.game, match_id, names, bot_seed)
         await wired.bus.publish(topics.COMMANDS, CreateMatch(
             match_id=match_id, game=cfg.game,
             seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
@@ -77,7 +85,7 @@ async def play_matches(
     await wired.bus.drain()
     finished = wired.results.finished
     done = [finished[m] for m in match_ids if m in finished]
-    return RunResult(match_ids, done)
+    return RunResult(match_ids, done, wired)
 
 
 async def audit_match(log: EventLog, match_id: str) -> AuditReport:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import time
@@ -22,7 +23,14 @@ import structlog
 from redis.asyncio import Redis
 
 from siege.contracts.messages import CreateMatch, LogAppended, Message, SubmitAction
-from siege.eventlog.keys import COMMANDS_STREAM, RULES_STREAM, SHARDS, bus_key, health_key
+from siege.eventlog.keys import (
+    COMMANDS_STREAM,
+    RULES_STREAM,
+    SEAT_SECRET_KEY,
+    SHARDS,
+    bus_key,
+    health_key,
+)
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siegeworks.context import ServiceContext
@@ -96,6 +104,18 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
     raise ValueError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
 
 
+async def seat_secret(redis: Redis) -> bytes:
+    """The key for seat tokens: SIEGE_SEAT_SECRET (hex) if set, else one random key kept in a
+    restricted Redis key, created once, so every match replica signs alike."""
+    configured = os.environ.get("SIEGE_SEAT_SECRET")
+    if configured:
+        return bytes.fromhex(configured)
+    await redis.set(SEAT_SECRET_KEY, secrets.token_bytes(32), nx=True)
+    stored = await redis.get(SEAT_SECRET_KEY)
+    assert stored is not None
+    return bytes(stored)
+
+
 def _clock() -> Clock:
     """A fixed clock (for reproducible runs) when SIEGE_FIXED_CLOCK_MS is set."""
     fixed = os.environ.get("SIEGE_FIXED_CLOCK_MS")
@@ -119,6 +139,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     redis = Redis.from_url(redis_url)
     bus = RedisBus(redis, buffered=True)
     ctx = ServiceContext.create(service, RedisEventLog(redis), bus, _clock())
+    if service == "match":
+        ctx.seat_secret = await seat_secret(redis)
     streams, route = routes(service, ctx, redis)
 
     # One handler at a time per match in this process: the loader's cached state is shared,

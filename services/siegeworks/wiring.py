@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from functools import partial
 
@@ -29,6 +30,7 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     bus = InMemoryBus()
     ctx = {name: ServiceContext.create(name, log, bus, clock)
            for name in ("match", "rules", "dice", "scoring")}
+    ctx["match"].seat_secret = secrets.token_bytes(32)  # tokens live as long as this process
     vault = dice.SeedVault(master_seed)
     results = scoring.ResultsProjection()
 

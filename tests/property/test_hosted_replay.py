@@ -9,25 +9,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from siege.contracts.messages import CreateMatch
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
-from siege.hosting.clock import FixedClock
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState
-from siegeworks import bus as topics
-from siegeworks.clients.bots import seat_bots
-from siegeworks.wiring import wire_in_process
-
-
-async def play_hosted(log: RedisEventLog, match_id: str, bots: list[str], seed: int) -> Any:
-    master = seed.to_bytes(8, "big")
-    wired = wire_in_process(log, FixedClock(0), master)
-    seat_bots(wired.bus, "castle-dash", match_id, bots, master)
-    await wired.bus.publish(topics.COMMANDS, CreateMatch(
-        match_id=match_id, game="castle-dash", seat_names=bots))
-    await wired.bus.drain()
-    return wired
+from siegeworks.runner import RunConfig, play_matches
 
 
 @settings(max_examples=8, deadline=None,
@@ -36,11 +22,12 @@ async def play_hosted(log: RedisEventLog, match_id: str, bots: list[str], seed: 
 def test_live_state_equals_fold_of_stored_bytes(
     event_log: RedisEventLog, run: Callable[[Awaitable[Any]], Any], players: int, seed: int
 ) -> None:
-    match_id = f"prop-{players}-{seed}"
-    bots = ["greedy", "random"] * 3
-    wired = run(play_hosted(event_log, match_id, bots[:players], seed))
-    assert match_id in wired.results.finished
-    live = run(wired.contexts["rules"].loader.load(match_id))
+    cfg = RunConfig(game="castle-dash", matches=1, players=players, bots=["greedy", "random"],
+                    seed=seed, fixed_clock_ms=0)
+    result = run(play_matches(cfg, event_log))
+    (match_id,) = result.match_ids
+    assert [f.match_id for f in result.finished] == [match_id]
+    live = run(result.wired.contexts["rules"].loader.load(match_id))
     entries = run(event_log.read(match_id))
     folded = MatchState(match_id)
     decode_entries(folded, entries)

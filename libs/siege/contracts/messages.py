@@ -18,6 +18,8 @@ class CreateMatch(Message, frozen=True, tag="cmd.create_match", kw_only=True):
     game: str
     seat_names: list[str]
     options: dict[str, str] = {}
+    # Where the seat tokens go (a stream the creator reads); they are never in the match log.
+    reply_to: str = "siege:replies"
 
 
 class SubmitAction(Message, frozen=True, tag="cmd.submit_action", kw_only=True):
@@ -26,6 +28,14 @@ class SubmitAction(Message, frozen=True, tag="cmd.submit_action", kw_only=True):
     decision: int
     command_id: str
     action: bytes  # msgpack of one of the game's actions
+    token: str = ""  # the seat's token from MatchSeated
+
+
+class MatchSeated(Message, frozen=True, tag="note.match_seated", kw_only=True):
+    """Sent to the creator: ``tokens[seat]`` authorises commands for that seat of this match."""
+
+    match_id: str
+    tokens: list[str]
 
 
 class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):
@@ -64,8 +74,12 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
     ranks: list[int]
 
 
-BUS_MESSAGES = (CreateMatch, SubmitAction, LogAppended, SeatPrompted, ActionRejected, MatchFinished)
+BUS_MESSAGES = (
+    CreateMatch, SubmitAction, MatchSeated, LogAppended, SeatPrompted, ActionRejected,
+    MatchFinished,
+)
 bus_encoder = msgspec.msgpack.Encoder()
 bus_decoder = msgspec.msgpack.Decoder(
-    CreateMatch | SubmitAction | LogAppended | SeatPrompted | ActionRejected | MatchFinished
+    CreateMatch | SubmitAction | MatchSeated | LogAppended | SeatPrompted | ActionRejected
+    | MatchFinished
 )

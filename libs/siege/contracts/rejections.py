@@ -14,3 +14,4 @@ class RejectionCode(StrEnum):
     STALE_DECISION = "stale_decision"
     ILLEGAL_ACTION = "illegal_action"
     DUPLICATE_COMMAND = "duplicate_command"
+    BAD_TOKEN = "bad_token"

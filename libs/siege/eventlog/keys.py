@@ -71,6 +71,7 @@ REPLIES_STREAM = "siege:replies"
 RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"
 RESULTS_HASH = "siege:results:by-match"
+SEAT_SECRET_KEY = "siege:secret:seats"  # restricted: only the match service reads it
 
 
 def health_key(service: str, consumer: str) -> str:

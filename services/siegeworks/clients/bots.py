@@ -7,7 +7,7 @@ import msgspec
 
 from siege.bots.protocol import Bot
 from siege.bots.registry import make_bot
-from siege.contracts.messages import SeatPrompted, SubmitAction
+from siege.contracts.messages import MatchSeated, SeatPrompted, SubmitAction
 from siege.dice.fair import BotRng
 from siege.engine.codecs import action_list_decoder, view_decoder
 from siegeworks.bus import COMMANDS, Bus, seat_topic
@@ -21,10 +21,21 @@ class BotSeat:
         self._actions = action_list_decoder(game)
         self._view = view_decoder(game)
         self._answered = -1
+        self.token = ""
+        self._waiting: SeatPrompted | None = None  # a prompt that came before the token
+
+    async def set_token(self, token: str) -> None:
+        self.token = token
+        if self._waiting is not None:
+            prompt, self._waiting = self._waiting, None
+            await self.on_prompt(prompt)
 
     async def on_prompt(self, prompt: SeatPrompted) -> None:
         if prompt.decision <= self._answered:
             return  # a redelivered or repeated prompt: this decision is answered already
+        if not self.token:
+            self._waiting = prompt
+            return
         self._answered = prompt.decision
         legal = self._actions.decode(_list_of(prompt.legal))
         view = self._view.decode(prompt.view)
@@ -32,7 +43,7 @@ class BotSeat:
         await self.bus.publish(COMMANDS, SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
-            action=msgspec.msgpack.encode(action)))
+            action=msgspec.msgpack.encode(action), token=self.token))
 
 
 def _list_of(raws: list[msgspec.Raw]) -> bytes:
@@ -47,7 +58,16 @@ def make_seats(
             for seat, name in enumerate(bot_names)]
 
 
-def seat_bots(bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes) -> None:
-    """Seats bots on an in-process bus."""
-    for seat, client in enumerate(make_seats(bus, game, match_id, bot_names, rng_seed)):
+def seat_bots(
+    bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
+) -> list[BotSeat]:
+    """Seats bots on an in-process bus; they act once :func:`hand_tokens` gives them tokens."""
+    seats = make_seats(bus, game, match_id, bot_names, rng_seed)
+    for seat, client in enumerate(seats):
         bus.subscribe(seat_topic(match_id, seat), client.on_prompt)
+    return seats
+
+
+async def hand_tokens(seats: list[BotSeat], seated: MatchSeated) -> None:
+    for client, token in zip(seats, seated.tokens, strict=True):
+        await client.set_token(token)

@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
 
-from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
-from siege.eventlog.keys import RESULTS_STREAM, seat_key
+from siege.contracts.messages import Message, SeatPrompted, bus_decoder
+from siege.eventlog.keys import seat_key
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 
@@ -26,6 +26,7 @@ class SeatReader:
         self._handlers: dict[str, PromptHandler] = {}
         self._cursor: dict[str, str] = {}
         self.handled = 0  # prompts handed to seats, for progress and stall detection
+        self._followed: dict[str, str] = {}
 
     def subscribe_seat(self, match_id: str, seat: int, handler: PromptHandler) -> None:
         key = seat_key(match_id, seat)
@@ -38,24 +39,28 @@ class SeatReader:
             self._handlers.pop(key, None)
             self._cursor.pop(key, None)
 
-    async def results_cursor(self) -> str:
-        """The id after which results of this run will appear."""
-        last = await self.redis.xrevrange(RESULTS_STREAM, count=1)
+    async def cursor_of(self, stream: str) -> str:
+        """The id after which entries written from now on will appear."""
+        last = await self.redis.xrevrange(stream, count=1)
         return last[0][0].decode() if last else "0-0"
 
-    async def poll(self, results_after: str) -> tuple[list[MatchFinished], str]:
-        """One XREAD over every seat and the results stream; runs the prompt handlers."""
-        streams = {**self._cursor, RESULTS_STREAM: results_after}
+    def follow(self, stream: str, after: str) -> None:
+        """Also read ``stream`` (results, replies): its messages come back from :meth:`poll`."""
+        self._followed[stream] = after
+
+    async def poll(self) -> list[Message]:
+        """One XREAD over every seat and followed stream; runs the prompt handlers and returns
+        the messages of the followed streams."""
+        streams = {**self._cursor, **self._followed}
         reply = await self.redis.xread(streams, count=200, block=self.block_ms)  # type: ignore[arg-type]
-        finished: list[MatchFinished] = []
+        others: list[Message] = []
         for raw_key, entries in reply or ():
             key = raw_key.decode()
             for entry_id, fields in entries:
                 message = bus_decoder.decode(fields[b"m"])
-                if key == RESULTS_STREAM:
-                    results_after = entry_id.decode()
-                    if isinstance(message, MatchFinished):
-                        finished.append(message)
+                if key in self._followed:
+                    self._followed[key] = entry_id.decode()
+                    others.append(message)
                     continue
                 self._cursor[key] = entry_id.decode()
                 handler = self._handlers.get(key)
@@ -64,4 +69,4 @@ class SeatReader:
                     if self.on_prompt is not None:
                         self.on_prompt(message.match_id)
                     await handler(message)
-        return finished, results_after
+        return others

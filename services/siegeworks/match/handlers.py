@@ -11,10 +11,12 @@ from siege.contracts.messages import (
     ActionRejected,
     CreateMatch,
     LogAppended,
+    MatchSeated,
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.registry import UnknownGameError, get_engine
+from siege.hosting.seats import check_token, seat_token
 from siegeworks.bus import LOG, REPLIES, RULES
 from siegeworks.context import ServiceContext
 
@@ -39,6 +41,10 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     ms, appended = await ctx.loader.append_owed(
         cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
     )
+    if ms.created is not None and ms.created.game == cmd.game:
+        # Tokens go to the creator only (and again on a repeated create): never into the log.
+        tokens = [seat_token(ctx.seat_secret, cmd.match_id, s) for s in range(event.players)]
+        await ctx.bus.publish(cmd.reply_to, MatchSeated(match_id=cmd.match_id, tokens=tokens))
     # A repeated create (a re-run with the same seed, a redelivery) re-announces the head, so
     # the other services resume a match left unfinished and report one already finished.
     first = 1 if appended else ms.head_seq
@@ -46,10 +52,21 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
         match_id=cmd.match_id, first=first, last=ms.head_seq, reannounce=not appended))
 
 
-async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
+def check_command(ctx: ServiceContext, cmd: SubmitAction) -> tuple[RejectionCode, str] | None:
+    """What the match service refuses before any game is consulted."""
     if len(cmd.action) > MAX_ACTION_BYTES:
-        await ctx.bus.publish(REPLIES, ActionRejected(
-            match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
-            code=RejectionCode.MALFORMED, detail=f"action over {MAX_ACTION_BYTES} bytes"))
+        return RejectionCode.MALFORMED, f"action over {MAX_ACTION_BYTES} bytes"
+    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
+        return RejectionCode.BAD_TOKEN, "no valid token for this seat of this match"
+    return None
+
+
+async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
+    refused = check_command(ctx, cmd)
+    if refused is None:
+        await ctx.bus.publish(RULES, cmd)
         return
-    await ctx.bus.publish(RULES, cmd)
+    code, detail = refused
+    await ctx.bus.publish(REPLIES, ActionRejected(
+        match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=code,
+        detail=detail))

@@ -18,24 +18,8 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
-from siege.eventlog.keys import (
-    AUDIENCES,
-    COMMANDS_STREAM,
-    REPLIES_STREAM,
-    RESULTS_STREAM,
-    RULES_STREAM,
-    bus_key,
-    seat_key,
-    shard_of,
-)
+from siege.eventlog.keys import AUDIENCES, bus_key, seat_key, shard_of
 from siegeworks import bus as topics
-
-STREAM_OF_TOPIC = {
-    topics.COMMANDS: COMMANDS_STREAM,
-    topics.RULES: RULES_STREAM,
-    topics.REPLIES: REPLIES_STREAM,
-    topics.RESULTS: RESULTS_STREAM,
-}
 
 
 def pointer_fields(note: LogAppended) -> dict[str, str]:
@@ -62,8 +46,8 @@ class RedisBus:
         elif isinstance(message, SeatPrompted):
             self._out.append((seat_key(message.match_id, message.seat),
                               {"m": bus_encoder.encode(message)}, f"{message.decision}-1"))
-        else:
-            self._out.append((STREAM_OF_TOPIC[topic], {"m": bus_encoder.encode(message)}, "*"))
+        else:  # every other topic is the name of its stream
+            self._out.append((topic, {"m": bus_encoder.encode(message)}, "*"))
         if not self.buffered:
             await self.flush()
 

@@ -1,0 +1,77 @@
+"""Seat tokens: only the token of that seat of that match is accepted; replays change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+
+from siege.contracts.messages import (
+    ActionRejected,
+    CreateMatch,
+    MatchSeated,
+    Message,
+    SeatPrompted,
+    SubmitAction,
+)
+from siege.contracts.rejections import RejectionCode
+from siege.engine.codecs import action_list_decoder
+from siege.eventlog.log import MemoryEventLog
+from siege.hosting.clock import FixedClock
+from siegeworks import bus as topics
+from siegeworks.wiring import wire_in_process
+
+
+def test_commands_need_the_token_of_their_seat_and_match() -> None:
+    async def scenario() -> None:
+        log = MemoryEventLog()
+        wired = wire_in_process(log, FixedClock(0), b"master")
+        seen: list[Message] = []
+        prompts: list[SeatPrompted] = []
+
+        async def keep(message: Message) -> None:
+            seen.append(message)
+
+        async def prompt(message: SeatPrompted) -> None:
+            prompts.append(message)
+
+        wired.bus.subscribe(topics.REPLIES, keep)
+        for match_id in ("m-a", "m-b"):
+            for seat in range(3):
+                wired.bus.subscribe(topics.seat_topic(match_id, seat), prompt)
+            await wired.bus.publish(topics.COMMANDS, CreateMatch(
+                match_id=match_id, game="castle-dash", seat_names=["x", "y", "z"]))
+        await wired.bus.drain()
+        tokens = {m.match_id: m.tokens for m in seen if isinstance(m, MatchSeated)}
+        assert len(set(tokens["m-a"]) | set(tokens["m-b"])) == 6  # every seat its own token
+
+        first = next(p for p in prompts if p.match_id == "m-a")
+        legal = action_list_decoder("castle-dash").decode(msgspec.msgpack.encode(first.legal))
+        action = msgspec.msgpack.encode(legal[0])
+        other_seat = (first.seat + 1) % 3
+
+        def command(token: str, command_id: str) -> SubmitAction:
+            return SubmitAction(match_id="m-a", seat=first.seat, decision=first.decision,
+                                command_id=command_id, action=action, token=token)
+
+        before = await log.read("m-a")
+        for n, token in enumerate(["", "00" * 32, tokens["m-a"][other_seat],
+                                   tokens["m-b"][first.seat]]):
+            await wired.bus.publish(topics.COMMANDS, command(token, f"bad-{n}"))
+        await wired.bus.drain()
+        rejected = [m for m in seen if isinstance(m, ActionRejected)]
+        assert [r.code for r in rejected] == [RejectionCode.BAD_TOKEN] * 4
+        assert await log.read("m-a") == before
+
+        good = command(tokens["m-a"][first.seat], "good")
+        await wired.bus.publish(topics.COMMANDS, good)
+        await wired.bus.drain()
+        after = await log.read("m-a")
+        assert len(after) > len(before)
+        await wired.bus.publish(topics.COMMANDS, good)  # the same signed command, replayed
+        await wired.bus.drain()
+        replay = [m for m in seen if isinstance(m, ActionRejected)][-1]
+        assert replay.command_id == "good" and replay.code == RejectionCode.DUPLICATE_COMMAND
+        assert await log.read("m-a") == after
+
+    asyncio.run(scenario())
