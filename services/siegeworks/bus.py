@@ -39,6 +39,11 @@ class Bus(Protocol):
 
     def subscribe(self, topic: str, handler: Handler) -> None: ...
 
+    async def set_deadline(self, member: str, due_ms: int) -> None:
+        """Schedules a decision's clock (see ``siege.hosting.clocks``)."""
+
+    async def clear_deadline(self, member: str) -> None: ...
+
 
 class InMemoryBus:
     def __init__(self) -> None:
@@ -51,6 +56,12 @@ class InMemoryBus:
 
     def subscribe(self, topic: str, handler: Handler) -> None:
         self._handlers.setdefault(topic, []).append(handler)
+
+    async def set_deadline(self, member: str, due_ms: int) -> None:
+        """In one process nobody waits on a clock: bots answer at once, so nothing times out."""
+
+    async def clear_deadline(self, member: str) -> None:
+        pass
 
     def unsubscribe_all(self, topic: str) -> None:
         self._handlers.pop(topic, None)

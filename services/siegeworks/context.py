@@ -8,6 +8,7 @@ import structlog
 
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
+from siege.hosting.clocks import DEFAULT_TIMEOUT_MS
 from siege.hosting.loader import MatchLoader
 from siegeworks.bus import Bus
 
@@ -25,6 +26,7 @@ class ServiceContext:
     prompted: dict[tuple[str, int], int] = field(default_factory=dict)
     # The match service's key for seat tokens (shared by its replicas through Redis).
     seat_secret: bytes = b""
+    decision_timeout_ms: int = DEFAULT_TIMEOUT_MS  # when a match sets none
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -36,6 +36,7 @@ from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
+from siegeworks.match.clocks import run_clock
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.transport.redis_bus import RedisBus
@@ -139,6 +140,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     redis = Redis.from_url(redis_url)
     bus = RedisBus(redis, buffered=True)
     ctx = ServiceContext.create(service, RedisEventLog(redis), bus, _clock())
+    ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))
     if service == "match":
         ctx.seat_secret = await seat_secret(redis)
     streams, route = routes(service, ctx, redis)
@@ -166,11 +168,14 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         loop.add_signal_handler(sig, stop.set)
     running = asyncio.create_task(reader.run())
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop))
+    clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
     reader.stop()
     await running
     await beat
+    if clock is not None:
+        await clock
     await redis.delete(health_key(service, consumer))
     await redis.aclose()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,19 @@ import msgspec
 import pytest
 import redis.asyncio
 
-from siege.contracts.events import ActionAccepted
-from siege.contracts.messages import MatchFinished, SeatPrompted, bus_decoder
+from siege.contracts.events import ActionAccepted, MatchEnded, SeatTimedOut
+from siege.contracts.messages import (
+    CreateMatch,
+    MatchFinished,
+    MatchSeated,
+    SeatPrompted,
+    bus_decoder,
+)
 from siege.eventlog.keys import (
     AUDIENCES,
     COMMANDS_STREAM,
     DEAD_LETTER_STREAM,
+    REPLIES_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
     RULES_STREAM,
@@ -30,10 +38,13 @@ from siege.eventlog.keys import (
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.match_state import codec_for
+from siegeworks.clients.bots import hand_tokens, make_seats
+from siegeworks.clients.remote import SeatReader
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
+from siegeworks.transport.redis_bus import RedisBus
 
 Run = Callable[[Awaitable[Any]], Any]
 
@@ -162,3 +173,39 @@ def test_a_service_killed_mid_run_is_recovered(
     assert len(result.finished) == 12
     assert claimed > 0
     run(check_logs_views_and_results(redis_client, result.match_ids))
+
+
+def test_a_silent_seat_times_out_and_forfeits(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    match_id = "silent-1"
+
+    async def scenario() -> MatchFinished:
+        bus, reader = RedisBus(redis_client), SeatReader(redis_client)
+        reader.follow(REPLIES_STREAM, "0-0")
+        reader.follow(RESULTS_STREAM, "0-0")
+        seats = make_seats(bus, "castle-dash", match_id, ["random"] * 3, b"bots")
+        for seat in (1, 2):  # seat 0 joins the match but never answers
+            reader.subscribe_seat(match_id, seat, seats[seat].on_prompt)
+        await bus.publish(COMMANDS_STREAM, CreateMatch(
+            match_id=match_id, game="castle-dash", seat_names=["mute", "b", "c"],
+            options={"decision_timeout_ms": "800"}))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for message in await reader.poll():
+                if isinstance(message, MatchSeated) and message.match_id == match_id:
+                    await hand_tokens(seats, message)
+                if isinstance(message, MatchFinished) and message.match_id == match_id:
+                    return message
+        raise AssertionError("the match never finished")
+
+    finished = run(scenario())
+    entries = run(RedisEventLog(redis_client).read(match_id))
+    report = audit(entries)
+    assert report.ok, report.line()
+    events = [codec_for("castle-dash").decode(stored).event for _, stored, _ in entries]
+    timeouts = [e for e in events if isinstance(e, SeatTimedOut)]
+    assert [t.seat for t in timeouts] == [0]
+    ended = next(e for e in events if isinstance(e, MatchEnded))
+    assert ended.reason == "forfeit"
+    assert finished.ranks[0] == 3 and sorted(finished.ranks)[0] == 1

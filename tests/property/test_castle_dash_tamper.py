@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from siege.contracts.envelope import seal
-from siege.contracts.events import ActionAccepted, DiceRolled, MatchEnded
+from siege.contracts.events import ActionAccepted, DiceRolled, MatchEnded, SeatTimedOut
 from siege.eventlog.log import MemoryEventLog
 from siege.games.castle_dash.actions import PlaceSoldiers
 from siege.games.castle_dash.events import SoldiersPlaced
@@ -86,3 +86,14 @@ def test_a_game_event_without_its_action_is_caught(envelopes: list) -> None:
     envs = [e for e in envelopes if e.seq != env.seq - 1]  # drop its ActionAccepted
     report = audit(forged(envs))
     assert report.failure is not None and report.failure.seq == env.seq - 1
+
+
+def test_a_forged_timeout_is_caught(envelopes: list) -> None:
+    # Seat 0 is said to have timed out on a decision it was never asked (decision 10**6).
+    at = next(e.seq for e in envelopes if isinstance(e.event, ActionAccepted))
+    forged_event = msgspec.structs.replace(
+        envelopes[at - 1], event=SeatTimedOut(seat=0, decision=10**6))
+    envs = envelopes[: at - 1] + [forged_event] + envelopes[at - 1:]
+    report = audit(forged(envs))
+    assert report.failure is not None and report.failure.seq == at
+    assert "was not being asked" in report.failure.reason

@@ -35,6 +35,7 @@ from siege.contracts.events import (
 from siege.dice import fair
 from siege.engine.registry import UnknownGameError, get_engine
 from siege.hosting.chance import answer
+from siege.hosting.clocks import check_timeout
 from siege.hosting.export import ExportFormatError, parse
 from siege.hosting.loader import CORE_CODEC
 from siege.hosting.match_state import MatchState, codec_for, fold
@@ -224,8 +225,8 @@ def _check_one(
             raise _Bad(seq, "seed revealed before the match ended")
         if hashlib.sha256(bytes.fromhex(event.seed)).hexdigest() != ms.commitment:
             raise _Bad(seq, "revealed seed does not match the commitment")
-    elif isinstance(event, SeatTimedOut):
-        pass  # the engine decides what a timeout means; it folds it
+    elif isinstance(event, SeatTimedOut) and not check_timeout(ms, event.seat, event.decision):
+        raise _Bad(seq, f"seat {event.seat} was not being asked decision {event.decision}")
 
 
 def _check_action(ms: MatchState, seq: int, event: ActionAccepted, owed: deque[GameEvent]) -> None:

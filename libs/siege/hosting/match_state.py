@@ -16,6 +16,7 @@ from siege.contracts.events import (
     MatchCreated,
     MatchEnded,
     PlayerSeedAdded,
+    SeatTimedOut,
     SeedCommitted,
     SeedRevealed,
 )
@@ -27,7 +28,7 @@ class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids", "light",
+        "command_ids", "light", "timed_out",
     )
 
     def __init__(self, match_id: str, light: bool = False) -> None:
@@ -49,6 +50,7 @@ class MatchState:
         self.ended: MatchEnded | None = None
         self.revealed: str | None = None
         self.command_ids: set[str] = set()
+        self.timed_out: list[int] = []  # seats that let their clock run out (a forfeit)
 
 
 _CODECS: dict[str, EventCodec] = {}
@@ -90,6 +92,10 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
         ms.commitment = event.commitment
     elif isinstance(event, PlayerSeedAdded):
         ms.player_seeds.append(bytes.fromhex(event.seed))
+    elif isinstance(event, SeatTimedOut):
+        ms.timed_out.append(event.seat)
+        if not ms.light:
+            ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, MatchEnded):
         ms.ended = event
     elif isinstance(event, SeedRevealed):

@@ -14,6 +14,7 @@ from siege.contracts.events import ActionAccepted, ChanceRequested, Event, Match
 from siege.contracts.messages import MAX_ACTION_BYTES, SubmitAction
 from siege.contracts.rejections import RejectionCode
 from siege.engine.codecs import action_decoder
+from siege.hosting.clocks import forfeit_ranks
 from siege.hosting.match_state import MatchState
 
 _encoder = msgspec.msgpack.Encoder()
@@ -38,7 +39,7 @@ def check_turn(ms: MatchState, seat: int, decision: int) -> Rejection | None:
     """Turn and staleness, shared by the live path and the auditor."""
     if ms.engine is None or ms.created is None:
         return Rejection(RejectionCode.UNKNOWN_MATCH, "no such match")
-    if ms.ended is not None or ms.engine.is_terminal(ms.game):
+    if ms.ended is not None or ms.timed_out or ms.engine.is_terminal(ms.game):
         return Rejection(RejectionCode.MATCH_OVER, "the match is over")
     if not 0 <= seat < ms.created.players:
         return Rejection(RejectionCode.UNKNOWN_SEAT, f"seat {seat} is not in this match")
@@ -89,6 +90,9 @@ def expected_follow_up(ms: MatchState) -> Event | None:
     # seed, and one order of events (commit, then requests) makes logs reproducible.
     if engine is None or ms.ended is not None or ms.commitment is None:
         return None
+    if ms.timed_out:
+        return MatchEnded(ranks=forfeit_ranks(engine.ranks(ms.game), ms.timed_out),
+                          reason="forfeit")
     if engine.is_terminal(ms.game):
         return MatchEnded(ranks=engine.ranks(ms.game))
     if ms.open_request is None:

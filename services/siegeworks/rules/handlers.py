@@ -12,6 +12,7 @@ import msgspec
 
 from siege.contracts.events import Event
 from siege.contracts.messages import ActionRejected, LogAppended, SeatPrompted, SubmitAction
+from siege.hosting.clocks import deadline_member, timeout_ms
 from siege.hosting.match_state import MatchState
 from siege.hosting.rules import Rejection, accept_action, expected_follow_up
 from siegeworks.bus import LOG, REPLIES, seat_topic
@@ -38,6 +39,7 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
         await on_log_appended(ctx, LogAppended(
             match_id=cmd.match_id, first=ms.head_seq, last=ms.head_seq))
     elif appended:
+        await ctx.bus.clear_deadline(deadline_member(cmd.match_id, cmd.seat, cmd.decision))
         note = await announce(ctx, ms, len(outcome))
         # What follows the action (a chance request, the end, the next prompts) is derived at
         # once instead of a hop later; the pointer, when it arrives, then finds nothing owed.
@@ -74,6 +76,8 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
         if ctx.prompted.get((ms.match_id, seat)) == pending.decision:
             continue
         ctx.prompted[(ms.match_id, seat)] = pending.decision
+        due = ctx.clock.now_ms() + timeout_ms(ms, ctx.decision_timeout_ms)
+        await ctx.bus.set_deadline(deadline_member(ms.match_id, seat, pending.decision), due)
         legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]
         view = msgspec.Raw(_encoder.encode(engine.view(ms.game, seat)))
         await ctx.bus.publish(seat_topic(ms.match_id, seat), SeatPrompted(

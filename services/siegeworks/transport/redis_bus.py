@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
-from siege.eventlog.keys import AUDIENCES, bus_key, seat_key, shard_of
+from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, bus_key, seat_key, shard_of
 from siegeworks import bus as topics
 
 
@@ -35,6 +35,7 @@ class RedisBus:
         self.redis = redis
         self.buffered = buffered
         self._out: list[tuple[str, dict[str, Any], str]] = []
+        self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
 
     async def publish(self, topic: str, message: Message) -> None:
         if topic == topics.LOG:
@@ -51,13 +52,29 @@ class RedisBus:
         if not self.buffered:
             await self.flush()
 
+    async def set_deadline(self, member: str, due_ms: int) -> None:
+        self._deadlines.append((member, due_ms))
+        if not self.buffered:
+            await self.flush()
+
+    async def clear_deadline(self, member: str) -> None:
+        self._deadlines.append((member, None))
+        if not self.buffered:
+            await self.flush()
+
     async def flush(self) -> None:
-        if not self._out:
+        if not self._out and not self._deadlines:
             return
         out, self._out = self._out, []
+        deadlines, self._deadlines = self._deadlines, []
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
                 pipe.xadd(key, fields, id=entry_id)  # type: ignore[arg-type]
+            for member, due in deadlines:
+                if due is None:
+                    pipe.zrem(DEADLINES_KEY, member)
+                else:  # NX: a repeated prompt never pushes a clock further out
+                    pipe.zadd(DEADLINES_KEY, {member: due}, nx=True)
             replies = await pipe.execute(raise_on_error=False)
         for reply in replies:
             # A seat's prompt for a decision it was already sent is refused by its id: that is

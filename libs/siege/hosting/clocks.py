@@ -1,0 +1,54 @@
+"""Decision clocks and forfeits.
+
+When a seat is prompted, its decision gets a deadline (the match option
+``decision_timeout_ms``, else the service default). A seat still asked for that decision when
+the deadline passes gets ``SeatTimedOut``. What a timeout means is the game's to say; the host's
+rule, for every game hosted so far, is a forfeit: the match ends at once, the seats that timed
+out share the last place, and the others keep their order in the game's current standing.
+"""
+
+from __future__ import annotations
+
+from siege.contracts.events import SeatTimedOut
+from siege.engine.protocol import ranks_from_keys
+from siege.hosting.match_state import MatchState
+
+DEFAULT_TIMEOUT_MS = 60_000
+
+
+def timeout_ms(ms: MatchState, default_ms: int = DEFAULT_TIMEOUT_MS) -> int:
+    if ms.created is None:
+        return default_ms
+    return int(ms.created.options.get("decision_timeout_ms", default_ms))
+
+
+def deadline_member(match_id: str, seat: int, decision: int) -> str:
+    return f"{match_id}\t{seat}\t{decision}"
+
+
+def parse_member(member: str) -> tuple[str, int, int]:
+    match_id, seat, decision = member.rsplit("\t", 2)
+    return match_id, int(seat), int(decision)
+
+
+def check_timeout(ms: MatchState, seat: int, decision: int) -> bool:
+    """Whether ``seat`` is still asked for ``decision``, so that it can time out."""
+    engine = ms.engine
+    if engine is None or ms.ended is not None or ms.timed_out or ms.open_request is not None:
+        return False
+    pending = engine.pending(ms.game)
+    return seat in pending.seats and pending.decision == decision
+
+
+def timed_out(ms: MatchState, seat: int, decision: int) -> list[SeatTimedOut] | None:
+    if not check_timeout(ms, seat, decision):
+        return None
+    return [SeatTimedOut(seat=seat, decision=decision)]
+
+
+def forfeit_ranks(standing: list[int], forfeited: list[int]) -> list[int]:
+    """Forfeiting seats last (tied), the others in their current order."""
+    return ranks_from_keys([
+        (True, -rank) if seat not in forfeited else (False, 0)
+        for seat, rank in enumerate(standing)
+    ])
