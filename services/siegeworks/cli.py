@@ -26,9 +26,10 @@ from siege.eventlog.embedded import EmbeddedRedisError
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
+from siegeworks.clients.human import HumanSeat
 from siegeworks.redis_target import data_dir, open_log
 from siegeworks.remote_run import StalledError, play_remote
-from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches
+from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import SERVICES, read_health, serve
 from siegeworks.supervisor import ServiceProcesses, ServiceStartError
 
@@ -222,6 +223,43 @@ def replay(
         raise fail(str(error)) from None
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
     sys.stdout.write("\n")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
+    players: Annotated[int, typer.Option(min=1, help="Seats, yours included.")] = 4,
+    seat: Annotated[int, typer.Option(min=0, help="Your seat.")] = 0,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "random",
+    seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Play one match at this terminal against bots, over the bus like any other client."""
+    try:
+        engine = get_engine(game)
+        for name in bots.split(","):
+            make_bot(game, name)
+    except (UnknownGameError, UnknownBotError) as error:
+        raise fail(str(error)) from None
+    if not engine.min_players <= players <= engine.max_players:
+        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+    if seat >= players:
+        raise fail(f"seat {seat} is not one of the {players} seats")
+    cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed)
+
+    async def session() -> None:
+        async with open_log(redis_url) as (log, _where, _url):
+            result = await play_with_human(
+                cfg, log, seat, lambda bus: HumanSeat(bus, game, seat))
+            if not result.finished:
+                out.print("the match did not finish")
+                return
+            ranks = result.finished[0].ranks
+            out.print(f"\nmatch {result.match_ids[0]} over: you placed {ranks[seat]} "
+                      f"of {players}; ranks {ranks}")
+            out.print((await audit_match(log, result.match_ids[0])).line())
+
+    run_async(session())
 
 
 @app.command()

@@ -6,14 +6,21 @@ import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from siege.contracts.messages import CreateMatch, MatchFinished, MatchSeated, Message
+from siege.contracts.messages import (
+    ActionRejected,
+    CreateMatch,
+    MatchFinished,
+    MatchSeated,
+    Message,
+)
 from siege.dice.fair import new_seed
 from siege.eventlog.log import EventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siegeworks import bus as topics
-from siegeworks.clients.bots import BotSeat, hand_tokens, seat_bots
+from siegeworks.clients.bots import BotSeat, hand_tokens, make_seats, seat_bots
 from siegeworks.wiring import Wired, wire_in_process
 
 
@@ -94,3 +101,36 @@ async def audit_match(log: EventLog, match_id: str) -> AuditReport:
     if not report.match_id:
         report.match_id = match_id
     return report
+
+
+async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
+                          make_human: Callable[[Any], Any]) -> RunResult:
+    """One match in which a person (``make_human(bus)``, a HumanSeat) holds ``human_seat`` and
+    bots the others."""
+    master = cfg.master_seed()
+    wired = wire_in_process(log, cfg.clock(), master)
+    human = make_human(wired.bus)
+    bot_seed = bot_seed_for(master) if master else new_seed()
+    match_id = cfg.match_id(0)
+    names = cfg.seat_bots()
+    names[human_seat] = "you"
+    bots = make_seats(wired.bus, cfg.game, match_id, cfg.seat_bots(), bot_seed)
+    seats: list[Any] = list(bots)
+    seats[human_seat] = human
+    for seat, client in enumerate(seats):
+        wired.bus.subscribe(topics.seat_topic(match_id, seat), client.on_prompt)
+
+    async def reply(message: Message) -> None:
+        if isinstance(message, MatchSeated) and message.match_id == match_id:
+            for client, token in zip(seats, message.tokens, strict=True):
+                await client.set_token(token)
+        elif isinstance(message, ActionRejected) and message.seat == human_seat:
+            await human.on_rejected(message)
+
+    wired.bus.subscribe(topics.REPLIES, reply)
+    await wired.bus.publish(topics.COMMANDS, CreateMatch(
+        match_id=match_id, game=cfg.game, options=cfg.options,
+        seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)]))
+    await wired.bus.drain()
+    finished = wired.results.finished
+    return RunResult([match_id], [finished[match_id]] if match_id in finished else [], wired)

@@ -106,3 +106,14 @@ def test_unreachable_redis_is_a_clear_error(tmp_path: Path) -> None:
                                 timeout=120)
         assert result.returncode == 2, args
         assert "cannot reach Redis" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_person_plays_a_match_at_the_terminal(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["SIEGE_DATA_DIR"] = str(tmp_path)
+    keys = "nonsense\n99\n" + "1\n" * 600  # two bad answers first, then always the first option
+    result = subprocess.run(SIEGE + ["play", "--players", "3", "--seed", "4"], input=keys,
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "please type a number" in result.stdout
+    assert "you placed" in result.stdout and ": OK (" in result.stdout

@@ -1,0 +1,72 @@
+"""A person at a terminal as one seat: the prompt's view and legal actions are shown, the choice
+is read from the keyboard, and it goes over the bus like any other client's command."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from siege.contracts.messages import ActionRejected, SeatPrompted, SubmitAction
+from siege.engine.codecs import action_list_decoder, view_decoder
+from siegeworks.bus import COMMANDS, Bus
+
+
+def describe(value: Any) -> str:
+    """One readable line for an action: its type and its fields."""
+    builtins = msgspec.to_builtins(value)
+    fields = ", ".join(f"{k}={v}" for k, v in builtins.items() if k != "t")
+    return f"{type(value).__name__}({fields})"
+
+
+def render_view(view: Any, indent: str = "  ") -> str:
+    lines = []
+    for key, value in msgspec.to_builtins(view).items():
+        lines.append(f"{indent}{key}: {msgspec.json.encode(value).decode()}")
+    return "\n".join(lines)
+
+
+class HumanSeat:
+    def __init__(self, bus: Bus, game: str, seat: int, ask: Callable[[str], str] = input,
+                 show: Callable[[str], None] = print) -> None:
+        self.bus = bus
+        self.seat = seat
+        self.ask = ask
+        self.show = show
+        self.token = ""
+        self._actions = action_list_decoder(game)
+        self._view = view_decoder(game)
+        self._answered = -1
+
+    async def set_token(self, token: str) -> None:
+        self.token = token
+
+    async def on_prompt(self, prompt: SeatPrompted) -> None:
+        if prompt.decision <= self._answered:
+            return
+        legal = self._actions.decode(msgspec.msgpack.encode(prompt.legal))
+        self.show(f"\n--- seat {self.seat}, decision {prompt.decision} ---")
+        self.show(render_view(self._view.decode(prompt.view)))
+        for number, action in enumerate(legal, start=1):
+            self.show(f"  {number:>2}. {describe(action)}")
+        choice = await self._choose(len(legal))
+        self._answered = prompt.decision
+        await self.bus.publish(COMMANDS, SubmitAction(
+            match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
+            command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
+            action=msgspec.msgpack.encode(legal[choice]), token=self.token))
+
+    async def _choose(self, options: int) -> int:
+        while True:
+            try:
+                text = await asyncio.to_thread(self.ask, f"your choice (1-{options}): ")
+            except EOFError:
+                raise SystemExit("input ended; the match is left unfinished") from None
+            if text.strip().isdigit() and 1 <= int(text) <= options:
+                return int(text) - 1
+            self.show(f"  please type a number from 1 to {options}")
+
+    async def on_rejected(self, rejected: ActionRejected) -> None:
+        self.show(f"  refused: {rejected.code.value}: {rejected.detail}")
