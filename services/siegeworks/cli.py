@@ -63,6 +63,18 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
         raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
 
 
+def check_table(game: str, players: int, bots: str) -> None:
+    """A known game, a player count it allows, and bots it has: else a clear error."""
+    try:
+        engine = get_engine(game)
+        for name in bots.split(","):
+            make_bot(game, name)
+    except (UnknownGameError, UnknownBotError) as error:
+        raise fail(str(error)) from None
+    if not engine.min_players <= players <= engine.max_players:
+        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+
+
 @app.command()
 def games() -> None:
     """List the hosted games and their bots."""
@@ -87,14 +99,7 @@ def run(
     redis_url: RedisUrl = None,
 ) -> None:
     """Play bot matches, store their logs in Redis, and audit every one."""
-    try:
-        engine = get_engine(game)
-        for name in bots.split(","):
-            make_bot(game, name)
-    except (UnknownGameError, UnknownBotError) as error:
-        raise fail(str(error)) from None
-    if not engine.min_players <= players <= engine.max_players:
-        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+    check_table(game, players, bots)
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
                     seed=seed, fixed_clock_ms=fixed_clock)
     failed = run_async(_run(cfg, redis_url, in_process))
@@ -235,14 +240,7 @@ def play(
     redis_url: RedisUrl = None,
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client."""
-    try:
-        engine = get_engine(game)
-        for name in bots.split(","):
-            make_bot(game, name)
-    except (UnknownGameError, UnknownBotError) as error:
-        raise fail(str(error)) from None
-    if not engine.min_players <= players <= engine.max_players:
-        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+    check_table(game, players, bots)
     if seat >= players:
         raise fail(f"seat {seat} is not one of the {players} seats")
     cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed)
