@@ -13,12 +13,13 @@ import time
 
 from redis.asyncio import Redis
 
-from siege.engine.registry import get_engine
+from siege.bots.registry import bot_names
+from siege.engine.registry import game_names, get_engine
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState, codec_for
-from siege.testing.playout import seeded_playout
+from siege.testing.playout import seeded_playout, win_rate
 from siegeworks.runner import RunConfig, play_matches
 
 REPEATS = 5
@@ -81,14 +82,36 @@ async def replay_figures(game: str, players: int, matches: int) -> tuple[float, 
     return events / statistics.median(replay_s), events / statistics.median(bare_s), events
 
 
+PLAYERS = {"castle-dash": 4}  # the figure the project tracks; other games at their minimum
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% confidence interval of a win rate (Wilson score interval)."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) + z * z / (4 * games)) / games) ** 0.5 / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 def main() -> None:
-    game = sys.argv[1] if len(sys.argv) > 1 else "castle-dash"
-    print(f"siegeworks bench ({game}); medians of {REPEATS} repeats")
-    actions_s, games_s = engine_figures(game, players=4, games=40)
-    print(f"engine {game} 4p: {actions_s:,.0f} actions/s, {games_s:,.1f} games/s (one core)")
-    replay_s, bare_s, events = asyncio.run(replay_figures(game, players=4, matches=40))
-    print(f"replay from redis: {replay_s:,.0f} events/s vs bare XRANGE+decode {bare_s:,.0f} "
-          f"events/s ({events} events): replay ratio {replay_s / bare_s:.2f} (aim >= 0.8)")
+    chosen = sys.argv[1:] or game_names()
+    print(f"siegeworks bench ({', '.join(chosen)}); medians of {REPEATS} repeats")
+    for game in chosen:
+        engine = get_engine(game)
+        players = PLAYERS.get(game, engine.min_players)
+        actions_s, games_s = engine_figures(game, players=players, games=40)
+        print(f"engine {game} {players}p: {actions_s:,.0f} actions/s, {games_s:,.1f} games/s "
+              "(one core)")
+        if "greedy" in bot_names(game):
+            games = 200
+            rate = win_rate(engine, ["greedy"] + ["random"] * (players - 1), 0, games)
+            low, high = wilson(round(rate * games), games)
+            print(f"greedy vs {players - 1} random, {game}: greedy first in {rate:.1%} of "
+                  f"{games} games (95% CI {low:.1%}-{high:.1%})")
+        replay_s, bare_s, events = asyncio.run(replay_figures(game, players, matches=40))
+        print(f"replay from redis, {game}: {replay_s:,.0f} events/s vs bare XRANGE+decode "
+              f"{bare_s:,.0f} events/s ({events} events): replay ratio {replay_s / bare_s:.2f} "
+              "(aim >= 0.8)")
 
 
 if __name__ == "__main__":

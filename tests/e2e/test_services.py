@@ -49,8 +49,8 @@ from siegeworks.transport.redis_bus import RedisBus
 Run = Callable[[Awaitable[Any]], Any]
 
 
-def config(seed: int, matches: int = 6) -> RunConfig:
-    return RunConfig(game="castle-dash", matches=matches, players=3, bots=["greedy", "random"],
+def config(seed: int, matches: int = 6, game: str = "castle-dash", players: int = 3) -> RunConfig:
+    return RunConfig(game=game, matches=matches, players=players, bots=["greedy", "random"],
                      seed=seed)
 
 
@@ -84,9 +84,10 @@ async def kill_while_holding(procs: ServiceProcesses, client: redis.asyncio.Redi
     raise AssertionError(f"{service} never held a pending entry")
 
 
-async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: list[str]) -> None:
+async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: list[str],
+                                       game: str = "castle-dash", seats: int = 3) -> None:
     log = RedisEventLog(client)
-    codec = codec_for("castle-dash")
+    codec = codec_for(game)
     results = await client.hgetall(RESULTS_HASH)
     announced = [bus_decoder.decode(f[b"m"]) for _, f in await client.xrange(RESULTS_STREAM)]
     for match_id in match_ids:
@@ -98,7 +99,7 @@ async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: l
         assert sum(1 for m in announced if m.match_id == match_id) == 1
         acted = {(e.event.seat, e.event.decision) for e in map(codec.decode, (s for _, s, _ in
                  entries)) if isinstance(e.event, ActionAccepted)}
-        for seat in range(3):
+        for seat in range(seats):
             prompts = [bus_decoder.decode(f[b"m"])
                        for _, f in await client.xrange(seat_key(match_id, seat))]
             decisions = [p.decision for p in prompts if isinstance(p, SeatPrompted)]
@@ -121,6 +122,17 @@ def test_matches_finish_through_the_services(services: ServiceProcesses, run: Ru
     result = run(play_remote(config(seed=5), redis_client, stall_timeout_s=60))
     assert len(result.finished) == 6
     run(check_logs_views_and_results(redis_client, result.match_ids))
+
+
+@pytest.mark.parametrize(("game", "players"), [("mission", 2)])
+def test_every_game_plays_through_the_services(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, game: str,
+    players: int
+) -> None:
+    cfg = config(seed=7, matches=4, game=game, players=players)
+    result = run(play_remote(cfg, redis_client, stall_timeout_s=60))
+    assert len(result.finished) == 4
+    run(check_logs_views_and_results(redis_client, result.match_ids, game, players))
 
 
 def test_bad_messages_are_dead_lettered_and_services_keep_serving(

@@ -26,4 +26,8 @@ def _table(game: str) -> dict[str, type]:
         from siege.games.castle_dash.bots import GreedyBot
 
         table["greedy"] = GreedyBot
+    elif game == "mission":
+        from siege.games.mission.bots import GreedyBot as MissionGreedy
+
+        table["greedy"] = MissionGreedy
     return table

@@ -10,6 +10,7 @@ from siege.engine.protocol import Engine
 
 HOSTED: dict[str, str] = {
     "castle-dash": "siege.games.castle_dash.engine:CastleDash",
+    "mission": "siege.games.mission.engine:MissionGame",
 }
 _extra: dict[str, Engine[Any]] = {}
 
