@@ -116,7 +116,16 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
         with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=out, transient=False) as progress:
             task = progress.add_task("play", total=cfg.matches)
-            advance = lambda r: progress.advance(task)  # noqa: E731
+            done = 0
+            every = max(1, cfg.matches // 10)
+
+            def advance(result: MatchFinished) -> None:
+                nonlocal done
+                done += 1
+                progress.advance(task)
+                if not out.is_terminal and (done % every == 0 or done == cfg.matches):
+                    # A log file gets a line now and then instead of a bar it cannot redraw.
+                    out.print(f"finished {done}/{cfg.matches}: {result.match_id}")
             if in_process:
                 result = await play_matches(cfg, log, on_finished=advance)
             else:
