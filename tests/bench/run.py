@@ -19,7 +19,7 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState, codec_for
-from siege.testing.playout import seeded_playout, win_rate
+from siege.testing.playout import seeded_playout, wilson, win_rate
 from siegeworks.runner import RunConfig, play_matches
 
 REPEATS = 5
@@ -83,14 +83,6 @@ async def replay_figures(game: str, players: int, matches: int) -> tuple[float, 
 
 
 PLAYERS = {"castle-dash": 4}  # the figure the project tracks; other games at their minimum
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% confidence interval of a win rate (Wilson score interval)."""
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * ((p * (1 - p) + z * z / (4 * games)) / games) ** 0.5 / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main() -> None:

@@ -124,7 +124,7 @@ def test_matches_finish_through_the_services(services: ServiceProcesses, run: Ru
     run(check_logs_views_and_results(redis_client, result.match_ids))
 
 
-@pytest.mark.parametrize(("game", "players"), [("mission", 2)])
+@pytest.mark.parametrize(("game", "players"), [("mission", 2), ("castellum", 2), ("castellum", 4)])
 def test_every_game_plays_through_the_services(
     services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, game: str,
     players: int

@@ -30,4 +30,8 @@ def _table(game: str) -> dict[str, type]:
         from siege.games.mission.bots import GreedyBot as MissionGreedy
 
         table["greedy"] = MissionGreedy
+    elif game == "castellum":
+        from siege.games.castellum.bots import GreedyBot as CastellumGreedy
+
+        table["greedy"] = CastellumGreedy
     return table

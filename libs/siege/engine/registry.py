@@ -11,6 +11,7 @@ from siege.engine.protocol import Engine
 HOSTED: dict[str, str] = {
     "castle-dash": "siege.games.castle_dash.engine:CastleDash",
     "mission": "siege.games.mission.engine:MissionGame",
+    "castellum": "siege.games.castellum.engine:Castellum",
 }
 _extra: dict[str, Engine[Any]] = {}
 

@@ -65,3 +65,11 @@ def win_rate(engine: Engine[Any], bots: Sequence[str], hero: int, games: int,
         state, _ = seeded_playout(engine, bots, first_seed + g)
         wins += engine.ranks(state)[hero] == 1
     return wins / games
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% with z = 1.96)."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * (p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5 / (1 + z * z / games)
+    return centre - half, centre + half

@@ -1,0 +1,1 @@
+"""Castellum: Maastricht, a pure rules engine (see README.md in this package)."""

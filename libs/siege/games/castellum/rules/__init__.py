@@ -1,0 +1,1 @@
+"""Rules of Castellum: Maastricht, one module per phase or concept."""
