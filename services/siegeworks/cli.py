@@ -2,79 +2,36 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import msgspec
 import typer
 from redis.asyncio import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from siege.bots.registry import UnknownBotError, bot_names, make_bot
+from siege.bots.registry import bot_names
 from siege.contracts.messages import MatchFinished
 from siege.contracts.schema import contract as generate_contract
-from siege.engine.registry import UnknownGameError, game_names, get_engine
-from siege.eventlog.embedded import EmbeddedRedisError
+from siege.engine.registry import game_names, get_engine
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
+from siegeworks.cli_common import RedisUrl, check_table, err, fail, out, run_async
 from siegeworks.clients.human import HumanSeat
 from siegeworks.redis_target import data_dir, open_log
-from siegeworks.remote_run import StalledError, play_remote
+from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import SERVICES, read_health, serve
-from siegeworks.supervisor import ServiceProcesses, ServiceStartError
+from siegeworks.supervisor import ServiceProcesses
+from siegeworks.tournament_cli import standings_cmd, tournament
 
 app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
                   no_args_is_help=True, add_completion=False)
-out = Console()
-err = Console(stderr=True)
-
-RedisUrl = Annotated[str | None, typer.Option(
-    "--redis-url", envvar="REDIS_URL",
-    help="Redis holding the match logs; without it an embedded Redis is started.")]
-
-
-def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}")
-    return typer.Exit(code)
-
-
-T = TypeVar("T")
-
-
-def run_async(work: Coroutine[Any, Any, T]) -> T:
-    """Runs a command's coroutine; what goes wrong outside our control becomes a clear error."""
-    try:
-        return asyncio.run(work)
-    except RedisConnectionError as error:
-        raise fail(f"cannot reach Redis: {error}") from None
-    except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
-        raise fail(str(error)) from None
-    except OSError as error:
-        raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
-
-
-def check_table(game: str, players: int, bots: str) -> None:
-    """A known game, a player count it allows, and bots it has: else a clear error."""
-    try:
-        engine = get_engine(game)
-        for name in bots.split(","):
-            make_bot(game, name)
-    except (UnknownGameError, UnknownBotError) as error:
-        raise fail(str(error)) from None
-    if not engine.min_players <= players <= engine.max_players:
-        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
-
-
 @app.command()
 def games() -> None:
     """List the hosted games and their bots."""
@@ -333,6 +290,10 @@ def health(redis_url: RedisUrl = None) -> None:
     for h in records:
         out.print(f"{h.service} {h.consumer} pid {h.pid}: processed {h.processed}, "
                   f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}")
+
+
+app.command()(tournament)
+app.command("standings")(standings_cmd)
 
 
 if __name__ == "__main__":

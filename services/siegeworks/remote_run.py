@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import msgspec
 from redis.asyncio import Redis
@@ -55,6 +56,15 @@ class _ProbedBus(RedisBus):
         await super().publish(topic, message)
 
 
+@dataclass(frozen=True)
+class MatchSpec:
+    match_id: str
+    game: str
+    seat_names: list[str]
+    bots: list[str]  # the bot playing each seat
+    options: dict[str, str] = field(default_factory=dict)
+
+
 async def play_remote(
     cfg: RunConfig,
     redis: Redis,
@@ -62,50 +72,76 @@ async def play_remote(
     stall_timeout_s: float = 60.0,
     probe: LatencyProbe | None = None,
 ) -> RunResult:
+    master = cfg.master_seed()
+    names = cfg.seat_bots()
+    specs = [MatchSpec(match_id=cfg.match_id(i), game=cfg.game,
+                       seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
+                       bots=names, options=cfg.options) for i in range(cfg.matches)]
+    bots_seed = bot_seed_for(master) if master else new_seed()
+    finished = await play_specs(specs, redis, bots_seed, on_finished, stall_timeout_s, probe)
+    return RunResult([s.match_id for s in specs], [finished[s.match_id] for s in specs])
+
+
+async def play_specs(
+    specs: list[MatchSpec],
+    redis: Redis,
+    bots_seed: bytes,
+    on_finished: Callable[[MatchFinished], None] = lambda r: None,
+    stall_timeout_s: float = 60.0,
+    probe: LatencyProbe | None = None,
+    concurrency: int | None = None,
+) -> dict[str, MatchFinished]:
+    """Plays every match of ``specs`` with bot clients over the bus, at most ``concurrency``
+    at a time; returns their results by match id."""
     bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
     reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
     reader.follow(REPLIES_STREAM, await reader.cursor_of(REPLIES_STREAM))
     clients: dict[str, list[BotSeat]] = {}
-    master = cfg.master_seed()
-    bots_seed = bot_seed_for(master) if master else new_seed()
-    match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
-    names = cfg.seat_bots()
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     finished: dict[str, MatchFinished] = {}
+    wanted = {spec.match_id for spec in specs}
     # A re-run with the same seed finds matches finished before: report them as they are.
-    for match_id, raw in zip(match_ids, await redis.hmget(RESULTS_HASH, match_ids), strict=True):
+    ids = [spec.match_id for spec in specs]
+    for match_id, raw in zip(ids, await redis.hmget(RESULTS_HASH, ids) if ids else [],
+                             strict=True):
         if raw is not None:
             finished[match_id] = decoder.decode(raw)
             on_finished(finished[match_id])
-    for match_id in match_ids:
-        if match_id in finished:
-            continue
-        clients[match_id] = make_seats(bus, cfg.game, match_id, names, bots_seed)
-        for seat, client in enumerate(clients[match_id]):
-            reader.subscribe_seat(match_id, seat, client.on_prompt)
-        await bus.publish(topics.COMMANDS, CreateMatch(
-            match_id=match_id, game=cfg.game,
-            seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
-            options=cfg.options))
+    waiting = [spec for spec in specs if spec.match_id not in finished]
+    waiting.reverse()  # popped from the end: start in the given order
+    limit = concurrency or len(waiting) or 1
+
+    async def start_more() -> None:
+        while waiting and len(clients) < limit:
+            spec = waiting.pop()
+            clients[spec.match_id] = make_seats(bus, spec.game, spec.match_id, spec.bots,
+                                                bots_seed)
+            for seat, client in enumerate(clients[spec.match_id]):
+                reader.subscribe_seat(spec.match_id, seat, client.on_prompt)
+            await bus.publish(topics.COMMANDS, CreateMatch(
+                match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
+                options=spec.options))
+
+    await start_more()
     last_progress, handled = time.monotonic(), reader.handled
-    while len(finished) < len(match_ids):
+    while len(finished) < len(specs):
         messages = await reader.poll()
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
         for message in messages:
             if isinstance(message, MatchSeated) and message.match_id in clients:
                 await hand_tokens(clients[message.match_id], message)
-        for result in messages:
-            if not isinstance(result, MatchFinished):
-                continue
-            if result.match_id in match_ids and result.match_id not in finished:
-                finished[result.match_id] = result
-                reader.drop_match(result.match_id, len(names))
-                on_finished(result)
+            elif (isinstance(message, MatchFinished) and message.match_id in wanted
+                  and message.match_id not in finished):
+                finished[message.match_id] = message
+                seats = clients.pop(message.match_id, [])
+                reader.drop_match(message.match_id, len(seats))
+                on_finished(message)
                 last_progress = time.monotonic()
+        await start_more()
         if time.monotonic() - last_progress > stall_timeout_s:
             raise StalledError(
-                f"{len(match_ids) - len(finished)} matches made no progress "
+                f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
-    return RunResult(match_ids, [finished[m] for m in match_ids])
+    return finished

@@ -117,3 +117,19 @@ def test_a_person_plays_a_match_at_the_terminal(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "please type a number" in result.stdout
     assert "you placed" in result.stdout and ": OK (" in result.stdout
+
+
+def test_tournament_then_standings_in_every_format(tmp_path: Path) -> None:
+    done = siege(["tournament", "--entrants", "6", "--rounds", "2", "--table-size", "3",
+                  "--seed", "3"], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first_line = done.stdout.splitlines()[0]
+    assert first_line.startswith("tournament t-")
+    tid = first_line.split()[1]
+    as_json = siege(["standings", tid, "--format", "json"], tmp_path)
+    rows = json.loads(as_json.stdout)
+    assert len(rows) == 6 and [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+    assert {"entrant", "points", "tiebreaks", "rating_change"} <= set(rows[0])
+    as_csv = siege(["standings", tid, "--format", "csv"], tmp_path).stdout.splitlines()
+    assert as_csv[0].startswith("rank,entrant,points") and len(as_csv) == 7
+    assert siege(["standings", "t-nope"], tmp_path).returncode == 2

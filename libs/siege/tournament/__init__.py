@@ -1,0 +1,2 @@
+"""Tournaments: formats and pairing, standings and tie-breaks, ratings, and the tournament's own
+event-sourced aggregate."""

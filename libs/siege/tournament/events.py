@@ -1,0 +1,57 @@
+"""A tournament's own event stream. Everything it creates (rounds, matches) has an id derived from
+its inputs, so a rebuild or a resume never creates anything twice."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from siege.contracts.events import Event
+
+Format = Literal["swiss", "round-robin", "elimination"]
+
+
+class TournamentCreated(Event, frozen=True, tag="tm.created", kw_only=True):
+    tournament_id: str
+    game: str
+    format: Format
+    rounds: int
+    table_size: int
+    seed: int
+
+
+class EntrantRegistered(Event, frozen=True, tag="tm.entrant_registered", kw_only=True):
+    entrant: str
+    bot: str  # the bot that plays for this entrant ("" for an outside client)
+
+
+class EntrantWithdrew(Event, frozen=True, tag="tm.entrant_withdrew", kw_only=True):
+    entrant: str
+
+
+class RoundPaired(Event, frozen=True, tag="tm.round_paired", kw_only=True):
+    """``tables[i]`` lists the entrants of table ``i`` in seat order; its match id is derived."""
+
+    round: int
+    tables: list[list[str]]
+    byes: list[str]
+
+
+class MatchRecorded(Event, frozen=True, tag="tm.match_recorded", kw_only=True):
+    round: int
+    match_id: str
+    entrants: list[str]
+    ranks: list[int]
+
+
+class TournamentFinished(Event, frozen=True, tag="tm.finished", kw_only=True):
+    pass
+
+
+TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
+    TournamentCreated, EntrantRegistered, EntrantWithdrew, RoundPaired, MatchRecorded,
+    TournamentFinished,
+)
+
+
+def match_id_for(tournament_id: str, round_: int, table: int) -> str:
+    return f"{tournament_id}-r{round_:02d}-t{table:04d}"

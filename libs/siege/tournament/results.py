@@ -1,0 +1,27 @@
+"""What standings, tie-breaks and ratings are computed from: the results a tournament recorded,
+in the order its stream recorded them (that order is canonical, so a rebuild agrees)."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class TableResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished match of a round: ``entrants[i]`` sat in seat ``i`` and got ``ranks[i]``
+    (1 = first; equal ranks tie). A forfeit is an ordinary result in which the forfeiting
+    entrants share the last place."""
+
+    round: int
+    match_id: str
+    entrants: list[str]
+    ranks: list[int]
+
+
+class Bye(msgspec.Struct, frozen=True, kw_only=True):
+    """An entrant left without a table in a round: scored as a win."""
+
+    round: int
+    entrant: str
+
+
+Recorded = TableResult | Bye

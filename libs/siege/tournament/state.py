@@ -1,0 +1,73 @@
+"""The tournament aggregate: a fold of its stream, and what it owes next."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from siege.contracts.events import Event
+from siege.tournament.events import (
+    EntrantRegistered,
+    EntrantWithdrew,
+    MatchRecorded,
+    RoundPaired,
+    TournamentCreated,
+    TournamentFinished,
+    match_id_for,
+)
+from siege.tournament.results import Bye, Recorded, TableResult
+
+
+class TournamentState(msgspec.Struct, kw_only=True):
+    created: TournamentCreated | None = None
+    entrants: list[str] = []
+    bots: dict[str, str] = {}
+    withdrawn: list[str] = []
+    rounds: dict[int, RoundPaired] = {}
+    recorded: dict[str, MatchRecorded] = {}  # by match id
+    order: list[Recorded] = []  # results and byes in the order the stream recorded them
+    finished: bool = False
+
+    @property
+    def current_round(self) -> int:
+        """The newest paired round, or 0 before the first pairing."""
+        return max(self.rounds, default=0)
+
+    def round_complete(self, round_: int) -> bool:
+        paired = self.rounds.get(round_)
+        return paired is not None and all(
+            match_id_for(self.tid, round_, t) in self.recorded for t in range(len(paired.tables))
+        )
+
+    @property
+    def tid(self) -> str:
+        assert self.created is not None
+        return self.created.tournament_id
+
+
+def evolve(state: TournamentState, event: Event) -> TournamentState:
+    if isinstance(event, MatchRecorded):
+        state.recorded[event.match_id] = event
+        state.order.append(TableResult(round=event.round, match_id=event.match_id,
+                                       entrants=list(event.entrants), ranks=list(event.ranks)))
+    elif isinstance(event, RoundPaired):
+        state.rounds[event.round] = event
+        state.order.extend(Bye(round=event.round, entrant=e) for e in event.byes)
+    elif isinstance(event, EntrantRegistered):
+        state.entrants.append(event.entrant)
+        state.bots[event.entrant] = event.bot
+    elif isinstance(event, EntrantWithdrew):
+        state.withdrawn.append(event.entrant)
+    elif isinstance(event, TournamentCreated):
+        state.created = event
+    elif isinstance(event, TournamentFinished):
+        state.finished = True
+    return state
+
+
+def tournament_id_for(game: str, fmt: str, entrants: list[str], rounds: int, table_size: int,
+                      seed: int) -> str:
+    """Derived from every input, so running the same command again resumes, never duplicates."""
+    text = "\n".join([game, fmt, str(rounds), str(table_size), str(seed), *entrants])
+    return "t-" + hashlib.sha256(text.encode()).hexdigest()[:12]

@@ -1,0 +1,57 @@
+"""What every ``siege`` command shares: consoles, the Redis option, clean errors."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Annotated, Any, TypeVar
+
+import typer
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from rich.console import Console
+
+from siege.bots.registry import UnknownBotError, make_bot
+from siege.engine.registry import UnknownGameError, get_engine
+from siege.eventlog.embedded import EmbeddedRedisError
+from siegeworks.remote_run import StalledError
+from siegeworks.supervisor import ServiceStartError
+
+out = Console()
+err = Console(stderr=True)
+
+RedisUrl = Annotated[str | None, typer.Option(
+    "--redis-url", envvar="REDIS_URL",
+    help="Redis holding the match logs; without it an embedded Redis is started.")]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+T = TypeVar("T")
+
+
+def run_async(work: Coroutine[Any, Any, T]) -> T:
+    """Runs a command's coroutine; what goes wrong outside our control becomes a clear error."""
+    try:
+        return asyncio.run(work)
+    except RedisConnectionError as error:
+        raise fail(f"cannot reach Redis: {error}") from None
+    except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
+
+
+def check_table(game: str, players: int, bots: str) -> None:
+    """A known game, a player count it allows, and bots it has: else a clear error."""
+    try:
+        engine = get_engine(game)
+        for name in bots.split(","):
+            make_bot(game, name)
+    except (UnknownGameError, UnknownBotError) as error:
+        raise fail(str(error)) from None
+    if not engine.min_players <= players <= engine.max_players:
+        raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")

@@ -1,0 +1,144 @@
+"""``siege tournament`` and ``siege standings``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from typing import Annotated, Literal
+
+import msgspec
+import typer
+from redis.asyncio import Redis
+from rich.table import Table
+
+from siege.contracts.messages import MatchFinished
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.clock import SystemClock
+from siege.tournament.standings import (
+    MULTIPLAYER_TIEBREAKS,
+    TWO_PLAYER_TIEBREAKS,
+    StandingRow,
+    standings,
+)
+from siege.tournament.state import TournamentState
+from siege.tournament.store import TournamentStore
+from siegeworks.cli_common import RedisUrl, check_table, fail, out, run_async
+from siegeworks.redis_target import data_dir, open_log
+from siegeworks.scoring.ratings import RatingBook, change_by_entrant, tournament_changes
+from siegeworks.supervisor import ServiceProcesses
+from siegeworks.tournament_run import TournamentSpec, run_tournament
+
+Output = Literal["table", "json", "csv"]
+
+
+def tournament(
+    game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
+    format: Annotated[str, typer.Option(
+        "--format", help="swiss, round-robin or elimination.")] = "swiss",
+    entrants: Annotated[int, typer.Option(min=2, help="Number of bot entrants.")] = 16,
+    rounds: Annotated[int, typer.Option(min=1, help="Rounds (Swiss).")] = 4,
+    table_size: Annotated[int, typer.Option(min=2, help="Seats per table.")] = 4,
+    bots: Annotated[str, typer.Option(help="Bots, cycled over the entrants.")] = "random,greedy",
+    concurrency: Annotated[int | None, typer.Option(
+        min=1, help="Matches played at once (default: a whole round).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed: the same inputs give the same tournament.")]
+    = 0,
+    pause_after: Annotated[int | None, typer.Option(
+        min=0, help="Stop after this round; run the same command again to resume.")] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Run (or resume) a tournament of bot entrants through the services."""
+    check_table(game, table_size, bots)
+    if format not in ("swiss", "round-robin", "elimination"):
+        raise fail(f"unknown format {format!r}; choose swiss, round-robin or elimination")
+    spec = TournamentSpec(game=game, format=format, entrants=entrants,  # type: ignore[arg-type]
+                          rounds=rounds, table_size=table_size, bots=bots.split(","),
+                          seed=seed, concurrency=concurrency)
+    out.print(f"tournament {spec.tournament_id()}")
+    run_async(_tournament(spec, redis_url, pause_after))
+
+
+async def _tournament(spec: TournamentSpec, redis_url: str | None,
+                      pause_after: int | None) -> None:
+    async with open_log(redis_url) as (log, where, url):
+        out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
+                  f"{spec.table_size}; logs in {where}")
+        procs = ServiceProcesses(url, data_dir() / "logs",
+                                 {"SIEGE_MASTER_SEED": spec.master_seed().hex()})
+        procs.start_all()
+        played = 0
+
+        def on_match(result: MatchFinished) -> None:
+            nonlocal played
+            played += 1
+            if played % max(1, spec.entrants // spec.table_size // 4) == 0:
+                out.print(f"  {played} matches finished")
+
+        try:
+            await procs.wait_healthy(log.redis)
+            state = await run_tournament(spec, log.redis, SystemClock(), out.print,
+                                         pause_after, on_match)
+        finally:
+            procs.stop_all()
+        if state.finished:
+            await RatingBook(log.redis).apply(state)
+        await _print_standings(log.redis, state, "table")
+
+
+def standings_cmd(
+    tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
+    format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    redis_url: RedisUrl = None,
+) -> None:
+    """Print a tournament's standings (at any time), one row per entrant."""
+    if format not in ("table", "json", "csv"):
+        raise fail(f"unknown output format {format!r}; choose table, json or csv")
+
+    async def show() -> None:
+        async with open_log(redis_url) as (log, where, _url):
+            state, _, _ = await TournamentStore(RedisEventLog(log.redis), SystemClock()).load(
+                tournament_id)
+            if state.created is None:
+                raise fail(f"no tournament {tournament_id!r} in {where}")
+            await _print_standings(log.redis, state, format)  # type: ignore[arg-type]
+
+    run_async(show())
+
+
+async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) -> None:
+    assert state.created is not None
+    rows = standings(state.entrants, state.order, two_player=state.created.table_size == 2,
+                     withdrawn=frozenset(state.withdrawn))
+    change = change_by_entrant(await tournament_changes(redis, state))
+    if fmt == "json":
+        doc = [{**msgspec.to_builtins(r), "rating_change": round(change.get(r.entrant, 0), 3)}
+               for r in rows]
+        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+        return
+    breaks = list(TWO_PLAYER_TIEBREAKS if state.created.table_size == 2 else MULTIPLAYER_TIEBREAKS)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(["rank", "entrant", "points", *breaks, "played", "byes", "withdrawn",
+                         "rating_change"])
+        for r in rows:
+            writer.writerow([r.rank, r.entrant, r.points, *(r.tiebreaks.get(b, "") for b in breaks),
+                             r.played, r.byes, r.withdrawn, round(change.get(r.entrant, 0), 3)])
+        sys.stdout.write(buffer.getvalue())
+        return
+    _table(state, rows, breaks, change)
+
+
+def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
+           change: dict[str, float]) -> None:
+    done = "final" if state.finished else f"after round {state.current_round}"
+    table = Table(title=f"{state.tid} standings ({done})")
+    for column in ("rank", "entrant", "points", *breaks, "played", "byes", "rating change"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(str(r.rank), r.entrant + (" (withdrawn)" if r.withdrawn else ""),
+                      f"{r.points:g}", *(f"{r.tiebreaks.get(b, 0):g}" for b in breaks),
+                      str(r.played), str(r.byes), f"{change.get(r.entrant, 0):+.2f}")
+    out.print(table)
+

@@ -1,0 +1,121 @@
+"""Runs a tournament through the services: pair a round, play its matches concurrently with bot
+clients, record the results in the tournament's stream, pair the next; resumable at any point
+because every step is re-derived from that stream."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from siege.contracts.events import Event
+from siege.contracts.messages import MatchFinished
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.clock import Clock
+from siege.tournament.events import (
+    EntrantRegistered,
+    Format,
+    MatchRecorded,
+    RoundPaired,
+    TournamentCreated,
+    TournamentFinished,
+    match_id_for,
+)
+from siege.tournament.formats import pair_next, total_rounds
+from siege.tournament.state import TournamentState, tournament_id_for
+from siege.tournament.store import TournamentStore
+from siegeworks.remote_run import MatchSpec, play_specs
+
+
+@dataclass
+class TournamentSpec:
+    game: str
+    format: Format
+    entrants: int
+    rounds: int
+    table_size: int
+    bots: list[str]
+    seed: int
+    concurrency: int | None = None
+
+    def entrant_names(self) -> list[str]:
+        return [f"e{i:04d}-{self.bots[i % len(self.bots)]}" for i in range(self.entrants)]
+
+    def tournament_id(self) -> str:
+        return tournament_id_for(self.game, self.format, self.entrant_names(), self.rounds,
+                                 self.table_size, self.seed)
+
+    def master_seed(self) -> bytes:
+        """Dice and bots of every match derive from this, so a resume replays identically."""
+        return hashlib.sha256(f"siegeworks-tournament:{self.seed}".encode()).digest()
+
+
+def creation(spec: TournamentSpec) -> list[Event]:
+    events: list[Event] = [TournamentCreated(
+        tournament_id=spec.tournament_id(), game=spec.game, format=spec.format,
+        rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed)]
+    names = spec.entrant_names()
+    events += [EntrantRegistered(entrant=e, bot=spec.bots[i % len(spec.bots)])
+               for i, e in enumerate(names)]
+    return events
+
+
+Progress = Callable[[str], None]
+
+
+async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
+                         progress: Progress = lambda line: None,
+                         pause_after: int | None = None,
+                         on_match: Callable[[MatchFinished], None] = lambda r: None,
+                         ) -> TournamentState:
+    """Runs (or resumes) the tournament to its end, or until round ``pause_after`` is done."""
+    store = TournamentStore(RedisEventLog(redis), clock)
+    tid = spec.tournament_id()
+    state = await store.append_owed(tid, lambda s: creation(spec) if s.created is None else None)
+    bots_seed = hashlib.sha256(b"bots:" + spec.master_seed()).digest()
+    while not state.finished:
+        current = state.current_round
+        if current == 0 or state.round_complete(current):
+            if pause_after is not None and current >= pause_after:
+                progress(f"paused after round {current}")
+                return state
+            if current >= total_rounds(state):
+                state = await store.append_owed(
+                    tid, lambda s: [TournamentFinished()] if not s.finished else None)
+                continue
+            state = await store.append_owed(tid, lambda s, r=current: [pair_next(s)]
+                                            if s.current_round == r else None)
+            paired = state.rounds[state.current_round]
+            progress(f"round {paired.round}: {len(paired.tables)} tables"
+                     + (f", byes {', '.join(paired.byes)}" if paired.byes else ""))
+            continue
+        state = await _play_round(store, state, spec, redis, bots_seed, on_match)
+    progress("finished")
+    return state
+
+
+async def _play_round(store: TournamentStore, state: TournamentState, spec: TournamentSpec,
+                      redis: Redis, bots_seed: bytes,
+                      on_match: Callable[[MatchFinished], None]) -> TournamentState:
+    paired: RoundPaired = state.rounds[state.current_round]
+    tid = state.tid
+    specs = [
+        MatchSpec(match_id=match_id_for(tid, paired.round, t), game=spec.game,
+                  seat_names=list(table), bots=[state.bots[e] for e in table])
+        for t, table in enumerate(paired.tables)
+    ]
+    todo = [s for s in specs if s.match_id not in state.recorded]
+    results = await play_specs(todo, redis, bots_seed, on_finished=on_match,
+                               concurrency=spec.concurrency, stall_timeout_s=120)
+
+    def owe(s: TournamentState) -> list[Event] | None:
+        # Recorded in table order once the round is done: the stream's order is what ratings
+        # follow, so it must not depend on which match happened to finish first.
+        missing = [m for m in specs if m.match_id not in s.recorded]
+        return [MatchRecorded(round=paired.round, match_id=m.match_id,
+                              entrants=list(m.seat_names), ranks=list(results[m.match_id].ranks))
+                for m in missing] or None
+
+    return await store.append_owed(tid, owe)
