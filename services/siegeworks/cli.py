@@ -28,7 +28,7 @@ from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import SERVICES, read_health, serve
 from siegeworks.supervisor import ServiceProcesses
-from siegeworks.tournament_cli import standings_cmd, tournament
+from siegeworks.tournament_cli import enter, standings_cmd, tournament, withdraw
 
 app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
                   no_args_is_help=True, add_completion=False)
@@ -294,6 +294,8 @@ def health(redis_url: RedisUrl = None) -> None:
 
 app.command()(tournament)
 app.command("standings")(standings_cmd)
+app.command()(withdraw)
+app.command()(enter)
 
 
 if __name__ == "__main__":

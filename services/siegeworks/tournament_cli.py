@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 import msgspec
@@ -12,9 +13,11 @@ import typer
 from redis.asyncio import Redis
 from rich.table import Table
 
+from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
+from siege.tournament.events import EntrantRegistered, EntrantWithdrew
 from siege.tournament.standings import (
     MULTIPLAYER_TIEBREAKS,
     TWO_PLAYER_TIEBREAKS,
@@ -84,6 +87,54 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
         if state.finished:
             await RatingBook(log.redis).apply(state)
         await _print_standings(log.redis, state, "table")
+
+
+def withdraw(
+    tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
+    entrant: Annotated[str, typer.Argument(help="The entrant leaving it.")],
+    redis_url: RedisUrl = None,
+) -> None:
+    """Withdraw an entrant: it keeps its standing and is not paired again."""
+    _amend(tournament_id, redis_url, lambda s: (
+        f"{entrant} is not an entrant" if entrant not in s.entrants else
+        f"{entrant} has withdrawn already" if entrant in s.withdrawn else None,
+        [EntrantWithdrew(entrant=entrant)]))
+
+
+def enter(
+    tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
+    entrant: Annotated[str, typer.Argument(help="The new entrant's name.")],
+    bot: Annotated[str, typer.Option(help="The bot that plays for it.")] = "random",
+    redis_url: RedisUrl = None,
+) -> None:
+    """Enter late: the entrant is paired from the next round on, with no points so far."""
+    def check(s: TournamentState) -> tuple[str | None, list[Event]]:
+        assert s.created is not None
+        check_table(s.created.game, s.created.table_size, bot)
+        problem = f"{entrant} is an entrant already" if entrant in s.entrants else None
+        return problem, [EntrantRegistered(entrant=entrant, bot=bot)]
+
+    _amend(tournament_id, redis_url, check)
+
+
+def _amend(tournament_id: str, redis_url: str | None,
+           change: Callable[[TournamentState], tuple[str | None, list[Event]]]) -> None:
+    async def amend() -> None:
+        async with open_log(redis_url) as (log, where, _url):
+            store = TournamentStore(RedisEventLog(log.redis), SystemClock())
+            state, _, _ = await store.load(tournament_id)
+            if state.created is None:
+                raise fail(f"no tournament {tournament_id!r} in {where}")
+            if state.finished:
+                raise fail("the tournament has finished")
+            problem, _ = change(state)
+            if problem:
+                raise fail(problem)
+            await store.append_owed(tournament_id, lambda s: change(s)[1]
+                                    if change(s)[0] is None else None)
+            out.print(f"{tournament_id}: done; it takes effect from the next pairing")
+
+    run_async(amend())
 
 
 def standings_cmd(

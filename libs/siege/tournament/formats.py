@@ -80,6 +80,9 @@ def _elimination(state: TournamentState, round_: int, size: int) -> RoundPaired:
             result = state.recorded[match_id_for(state.tid, round_ - 1, t)]
             best = sorted(zip(result.ranks, range(len(table)), strict=True))[:keep]
             field += [table[seat] for _, seat in best]
+        # Survivors are re-seeded every round by their original seed (registration order).
+        seed_of = {e: i for i, e in enumerate(state.entrants)}
+        field.sort(key=seed_of.__getitem__)
     if size == 2:
         bracket = pairing.elimination_bracket(field)
         tables = [[a, b] for a, b in bracket if b is not None]
