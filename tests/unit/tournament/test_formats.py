@@ -24,13 +24,14 @@ def state_of(fmt: str, entrants: list[str], table_size: int = 2, rounds: int = 3
     return state
 
 
-def play_round(state: TournamentState, winner_first: bool = True) -> RoundPaired:
+def play_round(state: TournamentState) -> RoundPaired:
+    """Pairs the next round and records every table in seat order (seat 0 wins)."""
     paired = pair_next(state)
     evolve(state, paired)
     for t, table in enumerate(paired.tables):
-        ranks = list(range(1, len(table) + 1)) if winner_first else list(range(len(table), 0, -1))
-        evolve(state, MatchRecorded(round=paired.round, match_id=match_id_for("t-x", paired.round, t),
-                                    entrants=list(table), ranks=ranks))
+        match_id = match_id_for("t-x", paired.round, t)
+        evolve(state, MatchRecorded(round=paired.round, match_id=match_id,
+                                    entrants=list(table), ranks=list(range(1, len(table) + 1))))
     return paired
 
 
