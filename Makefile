@@ -27,6 +27,8 @@ test: install
 bench: install
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/services.py
+	$(BIN)/python tests/bench/tournament.py
+	$(BIN)/python tests/bench/pairing.py
 
 lint: install
 	$(BIN)/ruff check libs services tests
