@@ -44,6 +44,9 @@ class Bus(Protocol):
 
     async def clear_deadline(self, member: str) -> None: ...
 
+    async def after_flush(self, done: Callable[[], None]) -> None:
+        """Runs ``done`` once what was published so far has really gone out."""
+
 
 class InMemoryBus:
     def __init__(self) -> None:
@@ -62,6 +65,9 @@ class InMemoryBus:
 
     async def clear_deadline(self, member: str) -> None:
         pass
+
+    async def after_flush(self, done: Callable[[], None]) -> None:
+        done()  # published messages are queued at once
 
     def unsubscribe_all(self, topic: str) -> None:
         self._handlers.pop(topic, None)

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 import structlog
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from siege.contracts.messages import CreateMatch, LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
@@ -47,6 +47,7 @@ def shard_buses(audience: str) -> list[str]:
     return [bus_key(shard, audience) for shard in range(SHARDS)]
 HEALTH_EVERY_S = 1.0
 HEALTH_TTL_S = 5
+MAX_CONNECTIONS = 64
 
 
 class Health(msgspec.Struct):
@@ -137,7 +138,10 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         structlog.processors.TimeStamper(fmt="iso"),
         structlog.processors.JSONRenderer(),
     ])
-    redis = Redis.from_url(redis_url)
+    # Handlers of one batch run concurrently; a blocking pool makes them wait for a connection
+    # instead of failing when more are in flight than the pool holds.
+    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
+        redis_url, max_connections=MAX_CONNECTIONS, timeout=30))
     bus = RedisBus(redis, buffered=True)
     ctx = ServiceContext.create(service, RedisEventLog(redis), bus, _clock())
     ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))

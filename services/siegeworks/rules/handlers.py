@@ -73,9 +73,12 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
         return
     pending = engine.pending(ms.game)
     for seat in sorted(pending.seats):
-        if ctx.prompted.get((ms.match_id, seat)) == pending.decision:
+        key = (ms.match_id, seat)
+        if ctx.prompted.get(key) == pending.decision:
             continue
-        ctx.prompted[(ms.match_id, seat)] = pending.decision
+        # Remembered only once the prompt is really out: a failed flush must not make a later
+        # redelivery skip a prompt that never reached the seat.
+        await ctx.bus.after_flush(lambda k=key, d=pending.decision: ctx.prompted.__setitem__(k, d))
         due = ctx.clock.now_ms() + timeout_ms(ms, ctx.decision_timeout_ms)
         await ctx.bus.set_deadline(deadline_member(ms.match_id, seat, pending.decision), due)
         legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]

@@ -12,6 +12,7 @@ any language can read and write them. Two topics are special:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -36,6 +37,7 @@ class RedisBus:
         self.buffered = buffered
         self._out: list[tuple[str, dict[str, Any], str]] = []
         self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
+        self._on_flushed: list[Callable[[], None]] = []
 
     async def publish(self, topic: str, message: Message) -> None:
         if topic == topics.LOG:
@@ -62,11 +64,18 @@ class RedisBus:
         if not self.buffered:
             await self.flush()
 
+    async def after_flush(self, done: Callable[[], None]) -> None:
+        if self.buffered:
+            self._on_flushed.append(done)
+        else:
+            done()
+
     async def flush(self) -> None:
         if not self._out and not self._deadlines:
             return
         out, self._out = self._out, []
         deadlines, self._deadlines = self._deadlines, []
+        flushed, self._on_flushed = self._on_flushed, []
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
                 pipe.xadd(key, fields, id=entry_id)  # type: ignore[arg-type]
@@ -81,6 +90,8 @@ class RedisBus:
             # the deduplication, not a failure.
             if isinstance(reply, ResponseError) and "equal or smaller" not in str(reply):
                 raise reply
+        for done in flushed:
+            done()
 
     def subscribe(self, topic: str, handler: object) -> None:
         raise NotImplementedError("processes consume streams with a StreamConsumer")
