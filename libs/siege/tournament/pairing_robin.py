@@ -30,7 +30,7 @@ def round_robin(entrants: list[str]) -> list[list[tuple[str, str] | str]]:
     order, each pair with the entrant who sits first (white) first; with an odd count a dummy
     is player ``n + 1``, and whoever meets it has a bye, shown as a lone string on board 1.
     Everyone meets everyone exactly once in ``n - 1`` rounds (``n`` when odd), and the first
-    seats of each entrant differ from their second seats by at most one (two when odd)."""
+    seats of each entrant differ from their second seats by at most one (none when odd)."""
     _unique(entrants)
     players: list[str | None] = list(entrants)
     if len(players) % 2:
@@ -75,17 +75,19 @@ def round_robin_tables(
     Whoever is at no table in a round has a bye in it.
 
     Sizes per round follow :func:`~siege.tournament.pairing_common.plan_tables` (tables one
-    seat smaller, down to ``min_table_size``, before anyone sits out); byes rotate, nobody
-    getting a second before everyone has had one. Without ``rounds`` the schedule runs until
-    every pair has met, in as few rounds as it finds; with ``rounds``, exactly that many, the
-    pairs meeting as evenly as it finds.
+    seat smaller, down to ``min_table_size``, before anyone sits out); over the schedule the
+    entrants' bye counts differ by at most one. Without ``rounds`` the schedule runs until every
+    pair has met, in as few rounds as it finds; with ``rounds``, exactly that many, the pairs
+    meeting as evenly as it finds.
 
     Exact designs where they exist: table_size 2 is :func:`round_robin` (Berger), and
     ``table_size ** 2`` entrants at tables of 3, 4 or 5 use the affine plane of that order
     (``table_size + 1`` rounds, every pair meets exactly once). Otherwise the schedule is
     greedy, then shortened and evened out by annealing (fields of up to 64 entrants; ``seed``
-    feeds its SHA-256 stream): see :mod:`siege.tournament.pairing_schedule`. Seats rotate so
-    each entrant sits in each seat about equally often. Same arguments, same schedule."""
+    feeds its SHA-256 stream), typically 1.2-1.6 times the lower bound ``ceil((n - 1) /
+    (table_size - 1))`` rounds: see :mod:`siege.tournament.pairing_schedule`. Seats rotate:
+    when every table has ``table_size`` seats, each entrant's counts per seat differ by at most
+    one. Same arguments, same schedule (cached: a repeat call costs nothing)."""
     low = check_table_sizes(table_size, min_table_size)
     _unique(entrants)
     cached = _schedule(tuple(entrants), table_size, low, rounds, seed)

@@ -5,28 +5,30 @@ round is a list of tables.
 1. Greedy rounds, each seating together the pairs that have met least (see
    :func:`greedy_round`), until every pair has met (or the asked number of rounds).
 2. Fewer rounds by annealing (:func:`anneal`): from the first ``R - 1`` greedy rounds, swaps of
-   two entrants between tables of one round, accepted by simulated annealing on the cost
-   ``sum over pairs of (4 if they never meet else (meetings - 1) ** 2)``; while every pair
-   still meets, try one round fewer. The random stream comes from SHA-256 of ``seed``.
-3. Seats (:func:`rotate_seats`): sweeps re-choosing each table's seat order to minimise the sum
-   over entrants of the squares of their per-seat counts.
+   two entrants between tables of one round (or with the round's byes, keeping everyone's bye
+   count), accepted by simulated annealing on the cost ``sum over pairs of (4 if they never
+   meet else (meetings - 1) ** 2)``; while every pair still meets, try one round fewer. The
+   schedule kept is then evened out the same way with ``2 * (meetings - 1) ** 3`` for a pair
+   that meets, so third meetings are rare. The random stream is SHA-256 of ``seed``.
+3. Seats (:func:`rotate_seats`): sweeps re-choosing each table's seat order, then Kempe
+   exchanges, until each entrant's seat counts are within one of each other.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from itertools import combinations, permutations
+from itertools import combinations
 
 SWAP_PASSES = 50
 """Bound on the improvement passes of one greedy round."""
-ANNEAL_MOVES = 30_000
+ANNEAL_MOVES = 20_000
 """Moves tried per annealing attempt."""
 ANNEAL_LIMIT = 64
 """Larger fields keep the greedy schedule."""
 SEAT_SWEEPS = 6
 UNMET = 4
-"""Cost of a pair that never meets (a pair meeting c >= 1 times costs (c - 1) ** 2)."""
+"""Cost of a pair that never meets."""
 
 
 class Stream:
@@ -97,8 +99,8 @@ def greedy_round(players: list[int], sizes: list[int], meets: list[list[int]]) -
     while they lower the total of ``meets ** 2`` over seated pairs; it always seats at least one
     pair that has not met when one exists."""
 
-    def cost(x: int, table: list[int], skip: int = -1) -> int:
-        return sum(meets[x][y] ** 2 for y in table if y != x and y != skip)
+    def cost(x: int, table: list[int]) -> int:
+        return sum(meets[x][y] ** 2 for y in table if y != x)
 
     left = list(players)
     tables: list[list[int]] = []
@@ -109,17 +111,15 @@ def greedy_round(players: list[int], sizes: list[int], meets: list[list[int]]) -
             table.append(left.pop(pick))
         tables.append(table)
     for _ in range(SWAP_PASSES):
+        # weight[x][t]: what x pays to sit at table t (its own seat excluded)
+        weight = {x: [cost(x, t) for t in tables] for t in tables for x in t}
         best = None
         for i, j in combinations(range(len(tables)), 2):
             for x in tables[i]:
-                stay_x = cost(x, tables[i])
+                wx = weight[x]
                 for y in tables[j]:
-                    delta = (
-                        cost(x, tables[j], skip=y)
-                        + cost(y, tables[i], skip=x)
-                        - stay_x
-                        - cost(y, tables[j])
-                    )
+                    wy, pair = weight[y], meets[x][y] ** 2
+                    delta = wx[j] - pair + wy[i] - pair - wx[i] - wy[j]
                     if delta < 0 and (best is None or delta < best[0]):
                         best = (delta, i, j, x, y)
         if best is None:
@@ -138,61 +138,92 @@ def greedy_round(players: list[int], sizes: list[int], meets: list[list[int]]) -
     return tables
 
 
-def _cost(c: int) -> int:
-    return UNMET if c == 0 else (c - 1) * (c - 1)
+def _cover(c: int) -> int:
+    """The pair cost while looking for fewer rounds: every pair met, few repeats."""
+    return UNMET if c == 0 else (c - 1) ** 2
+
+
+def _even(c: int) -> int:
+    """The pair cost when evening out a schedule: a third meeting is much worse than two
+    second ones."""
+    return UNMET if c == 0 else 2 * (c - 1) ** 3
 
 
 def anneal(
-    n: int, rounds: list[list[list[int]]], frozen: int, stream: Stream
+    n: int,
+    rounds: list[list[list[int]]],
+    frozen: int,
+    stream: Stream,
+    until_covered: bool = False,
 ) -> tuple[list[list[list[int]]], int]:
-    """Improve rounds ``frozen:`` by simulated annealing over swaps within a round; returns the
-    best schedule seen and its number of pairs that never meet."""
-    rounds = [[list(t) for t in tables] for tables in rounds]
+    """Improve rounds ``frozen:`` by simulated annealing; returns the best schedule seen and its
+    number of pairs that never meet. A move swaps two entrants of one round between tables, or
+    between a table and the round's byes when that keeps everyone's bye count (the one sitting
+    out has exactly one bye fewer than the one sitting in). With ``until_covered`` it stops as
+    soon as every pair meets; its pair cost is :func:`_cover`, else :func:`_even`."""
+    cost = [(_cover if until_covered else _even)(c) for c in range(len(rounds) + 2)]
+    groups = []  # per round: its tables, then its byes
+    byes = [0] * n
+    for tables in rounds:
+        seated = {e for t in tables for e in t}
+        out = [e for e in range(n) if e not in seated]
+        for e in out:
+            byes[e] += 1
+        groups.append([list(t) for t in tables] + [out])
     meets = meetings(n, rounds)
-    total = sum(_cost(meets[a][b]) for a in range(n) for b in range(a))
+    total = sum(cost[meets[a][b]] for a in range(n) for b in range(a))
+    unmet = unmet_pairs(meets)
     pairs = n * (n - 1) // 2
-    seats = sum(len(t) * (len(t) - 1) // 2 for t in rounds[0]) * len(rounds) if rounds else 0
-    floor = max(0, seats - pairs)  # every pair once, the extra meetings all second ones
-    movable = [r for r in range(frozen, len(rounds)) if len(rounds[r]) > 1]
-    best = (total, [[list(t) for t in tables] for tables in rounds])
-    if not movable or total == floor:
-        return best[1], unmet_pairs(meets)
+    seated = sum(len(t) * (len(t) - 1) // 2 for tables in rounds for t in tables)
+    often, more = divmod(seated, pairs)  # the cost is convex: meetings spread evenly are best
+    floor = more * cost[often + 1] + (pairs - more) * cost[often]
+    movable = [r for r in range(frozen, len(groups)) if len(groups[r]) - (not groups[r][-1]) > 1]
+    best = (total, [[list(t) for t in g[:-1]] for g in groups])
+    if not movable or total == floor or (until_covered and not unmet):
+        return best[1], unmet
     for step in range(ANNEAL_MOVES):
         temperature = 1.5 * (1 - step / ANNEAL_MOVES) + 0.05
-        tables = rounds[movable[stream.below(len(movable))]]
-        i = stream.below(len(tables))
-        j = stream.below(len(tables) - 1)
+        group = groups[movable[stream.below(len(movable))]]
+        last = len(group) - 1
+        count = len(group) if group[-1] else last
+        i = stream.below(count)
+        j = stream.below(count - 1)
         j += j >= i
-        here, there = tables[i], tables[j]
+        here, there = group[i], group[j]
         xi, yi = stream.below(len(here)), stream.below(len(there))
         x, y = here[xi], there[yi]
-        delta = 0
-        for a in here:
-            if a != x:
-                mx, my = meets[x][a], meets[y][a]
-                delta += _cost(mx - 1) - _cost(mx) + _cost(my + 1) - _cost(my)
-        for b in there:
-            if b != y:
-                my, mx = meets[y][b], meets[x][b]
-                delta += _cost(my - 1) - _cost(my) + _cost(mx + 1) - _cost(mx)
+        if last in (i, j):
+            sitter, leaver = (x, y) if j == last else (y, x)
+            if byes[leaver] != byes[sitter] + 1:
+                continue
+        delta = opened = 0  # opened: pairs that stop meeting minus pairs that start
+        for table, old, new, real in ((here, x, y, i != last), (there, y, x, j != last)):
+            if real:
+                for a in table:
+                    if a != old:
+                        mo, mn = meets[old][a], meets[new][a]
+                        delta += cost[mo - 1] - cost[mo] + cost[mn + 1] - cost[mn]
+                        opened += (mo == 1) - (mn == 0)
         if delta > 0 and stream.unit() >= math.exp(-delta / temperature):
             continue
-        for a in here:
-            if a != x:
-                meets[x][a] -= 1
-                meets[a][x] -= 1
-                meets[y][a] += 1
-                meets[a][y] += 1
-        for b in there:
-            if b != y:
-                meets[y][b] -= 1
-                meets[b][y] -= 1
-                meets[x][b] += 1
-                meets[b][x] += 1
+        for table, old, new, real in ((here, x, y, i != last), (there, y, x, j != last)):
+            if real:
+                for a in table:
+                    if a != old:
+                        meets[old][a] -= 1
+                        meets[a][old] -= 1
+                        meets[new][a] += 1
+                        meets[a][new] += 1
+        if last in (i, j):
+            byes[sitter] += 1
+            byes[leaver] -= 1
         here[xi], there[yi] = y, x
         total += delta
+        unmet += opened
+        if until_covered and not unmet:
+            return [g[:-1] for g in groups], 0
         if total < best[0]:
-            best = (total, [[list(t) for t in tables] for tables in rounds])
+            best = (total, [[list(t) for t in g[:-1]] for g in groups])
             if total == floor:
                 break
     return best[1], unmet_pairs(meetings(n, best[1]))
@@ -206,19 +237,27 @@ def fewer_rounds(
     if n > ANNEAL_LIMIT:
         return rounds
     stream = Stream(seed)
-    best, unmet = anneal(n, rounds, frozen, stream)
-    if unmet:
-        best = rounds
+    best = rounds
     for count in range(len(rounds) - 1, max(lower, frozen + 1) - 1, -1):
-        shorter, unmet = anneal(n, best[:count], frozen, stream)
+        # A prefix of the greedy schedule still has every bye count within one of the others.
+        shorter, unmet = anneal(n, rounds[:count], frozen, stream, until_covered=True)
         if unmet:
             break
         best = shorter
-    return best
+    polished, unmet = anneal(n, best, frozen, stream)  # even out the repeats
+    return best if unmet else polished
 
 
 def rotate_seats(rounds: list[list[list[int]]], table_size: int, frozen: int) -> None:
-    """Reorder the tables of rounds ``frozen:`` in place so every entrant's seats even out."""
+    """Reorder the tables of rounds ``frozen:`` in place so every entrant's seats even out.
+
+    First sweeps give each table, in turn, the seat order that best suits its entrants' counts
+    so far; then Kempe exchanges: for an entrant with seat ``a`` used at least twice more than
+    seat ``b``, follow the trail "it leaves a table where it sits in ``a`` for seat ``b``, the
+    one sitting in ``b`` there takes ``a`` and leaves one of its own ``a`` seats, ..." and swap
+    ``a`` and ``b`` at every table on it, kept when it lowers the sum of squared counts. With
+    tables all of one size this ends with every entrant's seat counts within one of each other
+    (an equitable edge colouring, which always exists for these bipartite graphs)."""
     count: dict[int, list[int]] = {}
     for tables in rounds:
         for table in tables:
@@ -230,14 +269,93 @@ def rotate_seats(rounds: list[list[list[int]]], table_size: int, frozen: int) ->
             for t, table in enumerate(tables):
                 for s, e in enumerate(table):
                     count[e][s] -= 1
-                order = min(
-                    permutations(table),
-                    key=lambda p: sum((count[e][s] + 1) ** 2 for s, e in enumerate(p)),
+                order = best_order(
+                    [[(count[e][s] + 1) ** 2 for s in range(len(table))] for e in table]
                 )
+                order = [table[i] for i in order]
                 for s, e in enumerate(order):
                     count[e][s] += 1
-                if list(order) != table:
-                    tables[t] = list(order)
+                if order != table:
+                    tables[t] = order
                     changed = True
         if not changed:
-            return
+            break
+    where: dict[int, list[tuple[int, int]]] = {}
+    for r in range(frozen, len(rounds)):
+        for t, table in enumerate(rounds[r]):
+            for e in table:
+                where.setdefault(e, []).append((r, t))
+    improved = True
+    while improved:
+        improved = False
+        for e in sorted(where):
+            seats = count[e]
+            a = max(range(table_size), key=lambda s: (seats[s], -s))
+            b = min(range(table_size), key=lambda s: (seats[s], s))
+            if seats[a] - seats[b] >= 2 and _kempe(rounds, where, count, e, a, b):
+                improved = True
+
+
+def _kempe(
+    rounds: list[list[list[int]]],
+    where: dict[int, list[tuple[int, int]]],
+    count: dict[int, list[int]],
+    start: int,
+    a: int,
+    b: int,
+) -> bool:
+    """Swap seats ``a`` and ``b`` along the trail from ``start`` (see :func:`rotate_seats`) if
+    that lowers the sum of squared seat counts; report whether it did."""
+    used: set[tuple[int, int]] = set()
+    trail: list[tuple[int, int]] = []
+    change: dict[int, int] = {}  # entrant -> net seats moved from a to b
+    v = start
+    while True:
+        step = next(
+            (
+                (r, t)
+                for r, t in where[v]
+                if (r, t) not in used and len(rounds[r][t]) > max(a, b) and rounds[r][t][a] == v
+            ),
+            None,
+        )
+        if step is None:
+            break
+        used.add(step)
+        trail.append(step)
+        table = rounds[step[0]][step[1]]
+        change[v] = change.get(v, 0) + 1
+        v = table[b]
+        change[v] = change.get(v, 0) - 1
+    gain = sum(
+        (count[e][a] - m) ** 2 + (count[e][b] + m) ** 2 - count[e][a] ** 2 - count[e][b] ** 2
+        for e, m in change.items()
+    )
+    if gain >= 0:
+        return False
+    for r, t in trail:
+        table = rounds[r][t]
+        table[a], table[b] = table[b], table[a]
+    for e, m in change.items():
+        count[e][a] -= m
+        count[e][b] += m
+    return True
+
+
+def best_order(cost: list[list[int]]) -> list[int]:
+    """The assignment of rows to seats (``order[s]`` = row in seat ``s``) with the least total
+    ``cost[row][seat]``, the lexicographically first on a tie: a dynamic programme over the
+    sets of rows already seated."""
+    k = len(cost)
+    layer: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+    for seat in range(k):
+        grown: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for mask, (total, order) in layer.items():
+            for row in range(k):
+                if not mask >> row & 1:
+                    option = (total + cost[row][seat], (*order, row))
+                    key = mask | 1 << row
+                    if key not in grown or option < grown[key]:
+                        grown[key] = option
+        layer = grown
+    return list(layer[(1 << k) - 1][1])

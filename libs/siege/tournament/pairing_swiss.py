@@ -4,14 +4,20 @@ The pairing of an even field is a depth-first branch and bound over the ranking.
 pairs the highest-ranked unpaired entrant, trying partners in Swiss order: within its score
 group the "fold" (top half against bottom half, the group's last entrant floating down when
 the group is odd, first-seat needs breaking near-ties), then the lower groups in rank order;
-partners met before come only after every new partner. The first descent is that greedy with
-float-down. The cost is ``(repeat pairs, sum of score differences)``, compared in that order,
-and a lower bound on the score differences still to come (a score gap with an odd number of
-entrants above it must be crossed once) prunes the search. The first descent usually meets the
-bound and ends the search; otherwise backtracking (deepest choices first, where the conflicts
-are) continues for a bounded number of steps, which exhausts small fields (so they are paired
-optimally) and leaves large ones with the best pairing found. A repeat pair that survives is
-then repaired by exchanging partners with a nearby pair.
+new partners without a seat clash come first, partners met before last. So the first descent
+is the classic greedy with float-down.
+
+The cost is ``(repeat pairs, seat clashes, sum of score differences)``, compared in that order.
+A seat clash is a pair who both sat first at least two times more than second (or both two
+times less), so one of them gets further out of balance; as with FIDE's absolute colour
+preferences, avoiding that comes before score groups. A lower bound on the score differences
+still to come (every gap between score levels with an odd number of entrants above it must be
+crossed once) prunes the search, and an unpaired set reached again at no lower cost is not
+searched again. The first descent usually meets the bound, which ends the search; otherwise
+backtracking (deepest choices first, where the conflicts are) goes on to the end on small
+fields (so they are paired optimally) and for a bounded number of steps on large ones, which
+keep the best pairing found. A repeat pair that survives is then repaired by exchanging
+partners with a nearby pair.
 """
 
 from __future__ import annotations
@@ -21,16 +27,18 @@ from itertools import chain, islice
 from siege.tournament.pairing_common import Standing, ranked
 
 SEARCH_STEPS = 100_000
-"""Partner candidates examined by the backtracking before it settles for the best found."""
-BYE_TRIES = 4
-"""Bye candidates tried on a field too large to be searched exhaustively."""
+"""Partner candidates examined by the backtracking of a field larger than :data:`EXHAUSTIVE`
+before it settles for the best found."""
 EXHAUSTIVE = 14
-"""Fields up to this size try every eligible bye candidate."""
+"""Fields up to this size are searched to the end (a few thousand to tens of thousands of
+steps) and try every eligible bye."""
+BYE_TRIES = 4
+"""Bye candidates tried on a larger field."""
 SEAT_WINDOW = 6
 """How many partners at the head of the fold are reordered by first-seat needs."""
-_UNSEEN = (1 << 62, 0.0)
 REPAIR_WINDOW = 60
 """How many pairs on either side a repeat pair looks at for an exchange of partners."""
+_UNSEEN = (1 << 62, 0, 0.0)  # worse than any cost
 
 
 def swiss_pairs(standings: list[Standing]) -> tuple[list[tuple[str, str]], str | None]:
@@ -45,11 +53,13 @@ def swiss_pairs(standings: list[Standing]) -> tuple[list[tuple[str, str]], str |
     1. a bye only for an entrant with the fewest byes (no second bye while anyone has none);
     2. as few repeat pairings as possible (none when avoidable);
     3. the bye for the lowest-ranked such entrant;
-    4. the smallest sum of score differences over the pairs (pairing within score groups,
+    4. as few seat clashes as possible (pairs who both need the same seat: both have sat first
+       two or more times more than second, or both two or more times less);
+    5. the smallest sum of score differences over the pairs (pairing within score groups,
        floating down only when needed);
-    5. Swiss order within a group, first-seat needs choosing between near-equal partners.
+    6. Swiss order within a group, first-seat needs choosing between near-equal partners.
 
-    1-4 are exact on fields of up to :data:`EXHAUSTIVE` entrants and a best effort (usually
+    1-5 are exact on fields of up to :data:`EXHAUSTIVE` entrants and a best effort (usually
     exact) on larger ones. Seats: the entrant who sat first less often (``2 * first_seats -
     games`` smaller) sits first; on a tie the higher-ranked sits first on even boards (0, 2,
     ...) and second on odd ones.
@@ -117,13 +127,14 @@ class _Pairing:
             above += self.count[g]
             self.odd[g] = above % 2
         self.bound = sum(w for w, o in zip(self.gap, self.odd, strict=True) if o)
-        self.cost = (0, self.bound)  # (repeats, score differences + lower bound of the rest)
-        self.best: tuple[int, float] | None = None
+        # (repeats, seat clashes, score differences + lower bound of the rest)
+        self.cost: tuple[int, int, float] = (0, 0, self.bound)
+        self.best: tuple[int, int, float] | None = None
         self.best_pairs: list[tuple[int, int]] = []
         self.steps = 0
         self.repeats = 0
         self.key = (1 << n) - 1  # the unpaired, as a bit set
-        self.seen: dict[int, tuple[int, float]] = {}
+        self.seen: dict[int, tuple[int, int, float]] = {}
 
     def solve(self) -> list[tuple[Standing, Standing]]:
         """The best pairing found, in board order, the higher-ranked of each pair first."""
@@ -136,14 +147,15 @@ class _Pairing:
     def _search(self) -> None:
         rest, pairs = self.rest, []
         frames: list[list] = [[rest[-1], self._partners(), None]]
-        optimum = (0, self.bound)
+        optimum = (0, 0, self.bound)
+        limit = SEARCH_STEPS if len(self.field) > EXHAUSTIVE else float("inf")
         while frames:
             frame = frames[-1]
             if frame[2] is not None:
                 self._undo(frame[0], frame[2])
                 pairs.pop()
                 frame[2] = None
-            if self.best is not None and (self.steps >= SEARCH_STEPS or self.best == optimum):
+            if self.best is not None and (self.steps >= limit or self.best == optimum):
                 return
             move = next(frame[1], None)
             if move is None:
@@ -162,22 +174,24 @@ class _Pairing:
                 self.best_pairs = list(pairs)
 
     def _partners(self):
-        """Moves ``(position, repeat, extra)`` for the top unpaired entrant, best first: its
-        partner is ``rest[-1 - position]``; ``extra`` is what pairing them adds to the bound.
-        Partners met before come after all the others."""
+        """Moves ``(position, repeat, clash, extra)`` for the top unpaired entrant, best first:
+        its partner is ``rest[-1 - position]``, ``clash`` says whether both need the same seat,
+        ``extra`` is what pairing them adds to the bound. New partners without a clash come
+        first, then new ones with a clash, then partners met before."""
         top = self.rest[-1]
-        for repeat in (False, True):
+        need = self.need[top]
+        for repeat, clash in ((False, False), (False, True), (True, False), (True, True)):
             for p in self._order(top):
                 self.steps += 1
                 partner = self.rest[-1 - p]
-                if (partner in self.met[top]) != repeat:
+                if (partner in self.met[top]) != repeat or (self._clash(need, p) == 2) != clash:
                     continue
                 extra = self._extra(top, partner)
                 if self.best is not None and (
-                    (self.cost[0] + repeat, self.cost[1] + extra) >= self.best
+                    (self.cost[0] + repeat, self.cost[1] + clash, self.cost[2] + extra) >= self.best
                 ):
                     break  # the extra only grows along the order
-                yield p, repeat, extra
+                yield p, repeat, clash, extra
 
     def _order(self, top: int):
         """Positions of the partners of ``top`` in Swiss order: the fold of its score group (the
@@ -203,8 +217,10 @@ class _Pairing:
             self.gap[g] for g in range(self.level[top], self.level[partner]) if not self.odd[g]
         )
 
-    def _apply(self, top: int, move: tuple[int, bool, float]) -> tuple[int, int, bool, float]:
-        position, repeat, extra = move
+    def _apply(
+        self, top: int, move: tuple[int, bool, bool, float]
+    ) -> tuple[int, int, bool, bool, float]:
+        position, repeat, clash, extra = move
         rest = self.rest
         index = len(rest) - 1 - position
         rest.pop()
@@ -213,19 +229,19 @@ class _Pairing:
         self.count[self.level[partner]] -= 1
         for g in range(self.level[top], self.level[partner]):
             self.odd[g] ^= 1
-        self.cost = (self.cost[0] + repeat, self.cost[1] + extra)
+        self.cost = (self.cost[0] + repeat, self.cost[1] + clash, self.cost[2] + extra)
         self.key ^= (1 << top) | (1 << partner)
-        return index, partner, repeat, extra
+        return index, partner, repeat, clash, extra
 
-    def _undo(self, top: int, applied: tuple[int, int, bool, float]) -> None:
-        index, partner, repeat, extra = applied
+    def _undo(self, top: int, applied: tuple[int, int, bool, bool, float]) -> None:
+        index, partner, repeat, clash, extra = applied
         self.rest.insert(index, partner)
         self.rest.append(top)
         self.count[self.level[top]] += 1
         self.count[self.level[partner]] += 1
         for g in range(self.level[top], self.level[partner]):
             self.odd[g] ^= 1
-        self.cost = (self.cost[0] - repeat, self.cost[1] - extra)
+        self.cost = (self.cost[0] - repeat, self.cost[1] - clash, self.cost[2] - extra)
         self.key ^= (1 << top) | (1 << partner)
 
     def _repair(self) -> None:
