@@ -37,6 +37,14 @@ class Action(msgspec.Struct, frozen=True, tag_field="t", kw_only=True):
     """Base of every game's actions (a command's payload)."""
 
 
+class IllegalActionError(ValueError):
+    """``apply`` was given an action that is not legal now (the host checks legality first)."""
+
+
+class ChanceMismatchError(ValueError):
+    """A chance outcome that does not answer what the state waits for."""
+
+
 S = TypeVar("S")
 
 

@@ -11,7 +11,13 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
-from siege.engine.protocol import Action, Pending, ranks_from_keys
+from siege.engine.protocol import (
+    Action,
+    ChanceMismatchError,
+    IllegalActionError,
+    Pending,
+    ranks_from_keys,
+)
 from siege.games.castellum import actions as a
 from siege.games.castellum import events as e
 from siege.games.castellum.rules import (
@@ -29,14 +35,6 @@ from siege.games.castellum.state import State, new_state
 from siege.games.castellum.views import CastellumView, view_for
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-
-
-class IllegalActionError(ValueError):
-    """``apply`` was given an action that is not legal now (the host checks legality first)."""
-
-
-class ChanceMismatchError(ValueError):
-    """A chance outcome that does not answer what the state waits for."""
 
 
 class Castellum:

@@ -11,21 +11,19 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
-from siege.engine.protocol import Action, Pending, ranks_from_keys
+from siege.engine.protocol import (
+    Action,
+    ChanceMismatchError,
+    IllegalActionError,
+    Pending,
+    ranks_from_keys,
+)
 from siege.games.castle_dash import actions as a
 from siege.games.castle_dash import events as e
 from siege.games.castle_dash.rules import battle, claims, flow, loot, placement
 from siege.games.castle_dash.seating import MAX_PLAYERS, MIN_PLAYERS
 from siege.games.castle_dash.state import State, new_state
 from siege.games.castle_dash.views import CastleDashView, view_for
-
-
-class IllegalActionError(ValueError):
-    """``apply`` was given an action that is not legal now (the host checks legality first)."""
-
-
-class ChanceMismatchError(ValueError):
-    """A chance outcome that does not answer what the state waits for."""
 
 
 class CastleDash:

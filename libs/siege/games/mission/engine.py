@@ -11,7 +11,13 @@ from functools import partial
 from typing import Any, ClassVar
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
-from siege.engine.protocol import Action, Pending, ranks_from_keys
+from siege.engine.protocol import (
+    Action,
+    ChanceMismatchError,
+    IllegalActionError,
+    Pending,
+    ranks_from_keys,
+)
 from siege.games.mission import actions as a
 from siege.games.mission import events as e
 from siege.games.mission.cards import SPEED
@@ -19,14 +25,6 @@ from siege.games.mission.rules import assault, combat, deploy, flow
 from siege.games.mission.state import State
 from siege.games.mission.tuning import PLAYERS
 from siege.games.mission.views import MissionView, view_for
-
-
-class IllegalActionError(ValueError):
-    pass
-
-
-class ChanceMismatchError(ValueError):
-    """A chance answer that does not fit the request the game is waiting for."""
 
 
 class MissionGame:
