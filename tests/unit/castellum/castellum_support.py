@@ -7,8 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from siege.contracts.envelope import EventCodec
-from siege.contracts.events import ChanceRequested, DeckShuffled, DiceRolled, Event, MatchCreated
-from siege.engine.protocol import ChanceNeeded
+from siege.contracts.events import Event, MatchCreated
 from siege.games.castellum.actions import (
     DECLINE,
     PASS,
@@ -21,6 +20,8 @@ from siege.games.castellum.cards import NOBODY, WOOD
 from siege.games.castellum.engine import Castellum
 from siege.games.castellum.rules.flow import SETUP_SHUFFLES
 from siege.games.castellum.state import State
+from siege.testing import scenario
+from siege.testing.scenario import Scenario
 
 ENGINE = Castellum()
 CODEC = EventCodec(Castellum.event_types)
@@ -32,14 +33,7 @@ def created(players: int) -> MatchCreated:
 
 
 def replay(events: Iterable[Event]) -> State:
-    """Folds events again from scratch, each through a msgpack encode/decode round trip."""
-    events = list(events)
-    first = events[0]
-    assert isinstance(first, MatchCreated)
-    state = ENGINE.initial_state(first)
-    for event in events[1:]:
-        state = ENGINE.evolve(state, CODEC.decode_event(CODEC.encode_event(event)))
-    return state
+    return scenario.replay(ENGINE, events)
 
 
 def order_with_top(cards: Sequence[int], top: Sequence[int]) -> list[int]:
@@ -49,55 +43,11 @@ def order_with_top(cards: Sequence[int], top: Sequence[int]) -> list[int]:
     return [ids.index(card) for card in [*top, *rest]]
 
 
-class Table:
-    """A live game: ``given`` folds events, ``when`` applies a legal action and folds its
-    events, ``roll``/``shuffle`` answer chance."""
+class Table(Scenario):
+    """A live Castellum game for given/when/then tests (see ``siege.testing.scenario``)."""
 
     def __init__(self, players: int) -> None:
-        self.state = ENGINE.initial_state(created(players))
-        self.events: list[Event] = [created(players)]
-
-    def fold(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = ENGINE.evolve(self.state, event)
-
-    given = fold
-
-    def when(self, seat: int, action: Any) -> list[Event]:
-        legal = ENGINE.legal_actions(self.state, seat)
-        assert action in legal, f"{action!r} is not legal for seat {seat}: {legal!r}"
-        out = ENGINE.apply(self.state, seat, action)
-        self.fold(*out)
-        return list(out)
-
-    def legal(self, seat: int) -> list[Any]:
-        return ENGINE.legal_actions(self.state, seat)
-
-    def need(self) -> ChanceNeeded:
-        need = ENGINE.pending(self.state).chance
-        assert need is not None, f"not waiting for chance: {ENGINE.pending(self.state)!r}"
-        return need
-
-    def roll(self, *values: int) -> None:
-        need = self.need()
-        assert need.kind == "dice" and len(values) == need.count
-        request = len(self.events) + 1
-        self.fold(ChanceRequested(kind="dice", sides=need.sides, count=need.count,
-                                  purpose=need.purpose),
-                  DiceRolled(request=request, first_index=0, values=list(values)))
-
-    def shuffle(self, order: list[int] | None = None) -> None:
-        need = self.need()
-        assert need.kind == "shuffle"
-        order = list(range(need.count)) if order is None else order
-        request = len(self.events) + 1
-        self.fold(ChanceRequested(kind="shuffle", count=need.count, purpose=need.purpose),
-                  DeckShuffled(request=request, first_index=0, order=order))
-
-    @property
-    def waiting(self) -> frozenset[int]:
-        return ENGINE.pending(self.state).seats
+        super().__init__(ENGINE, created(players))
 
     @property
     def asked(self) -> int:

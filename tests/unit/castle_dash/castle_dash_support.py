@@ -11,7 +11,6 @@ import msgspec
 
 from siege.contracts.envelope import EventCodec
 from siege.contracts.events import (
-    ChanceRequested,
     DeckShuffled,
     DiceRolled,
     Event,
@@ -30,6 +29,8 @@ from siege.games.castle_dash.actions import (
 )
 from siege.games.castle_dash.engine import CastleDash
 from siege.games.castle_dash.state import State
+from siege.testing import scenario
+from siege.testing.scenario import Scenario
 
 ENGINE = CastleDash()
 CODEC = EventCodec(CastleDash.event_types)
@@ -128,15 +129,7 @@ def playout(players: int, seed: bytes, choose: Chooser | None = None) -> tuple[S
 
 
 def replay(events: Iterable[Event]) -> State:
-    """Folds events again from scratch, each through a msgpack encode/decode round trip."""
-    events = list(events)
-    first = events[0]
-    assert isinstance(first, MatchCreated)
-    state = ENGINE.initial_state(first)
-    for event in events[1:]:
-        decoded = CODEC.decode_event(CODEC.encode_event(event))
-        state = ENGINE.evolve(state, decoded)
-    return state
+    return scenario.replay(ENGINE, events)
 
 
 def as_builtins(value: Any) -> Any:
@@ -146,61 +139,11 @@ def as_builtins(value: Any) -> Any:
 # --- driving a game through given events ---------------------------------------------------------
 
 
-class Table:
-    """A live game for given/when/then tests: ``given`` folds events, ``when`` applies an action
-    (checking it is legal) and folds its events, ``roll``/``shuffle`` answer chance."""
+class Table(Scenario):
+    """A live Castle Dash game for given/when/then tests (see ``siege.testing.scenario``)."""
 
     def __init__(self, players: int) -> None:
-        self.engine = ENGINE
-        self.state = ENGINE.initial_state(created(players))
-        self.events: list[Event] = [created(players)]
-
-    def fold(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = self.engine.evolve(self.state, event)
-
-    given = fold
-
-    def when(self, seat: int, action: Any) -> list[Event]:
-        assert action in self.engine.legal_actions(self.state, seat), (
-            f"{action!r} is not legal for seat {seat}: "
-            f"{self.engine.legal_actions(self.state, seat)!r}")
-        out = self.engine.apply(self.state, seat, action)
-        self.fold(*out)
-        return list(out)
-
-    def legal(self, seat: int) -> list[Any]:
-        return self.engine.legal_actions(self.state, seat)
-
-    def need(self) -> ChanceNeeded:
-        need = self.engine.pending(self.state).chance
-        assert need is not None, f"not waiting for chance: {self.engine.pending(self.state)!r}"
-        return need
-
-    def roll(self, *values: int, purpose: str | None = None) -> None:
-        need = self.need()
-        assert need.kind == "dice"
-        if purpose is not None:
-            assert need.purpose == purpose, need
-        assert len(values) == need.count, (values, need)
-        assert all(1 <= v <= need.sides for v in values)
-        request = len(self.events) + 1
-        self.fold(ChanceRequested(kind="dice", sides=need.sides, count=need.count,
-                                  purpose=need.purpose),
-                  DiceRolled(request=request, first_index=0, values=list(values)))
-
-    def shuffle(self, order: list[int] | None = None) -> None:
-        need = self.need()
-        assert need.kind == "shuffle"
-        order = list(range(need.count)) if order is None else order
-        request = len(self.events) + 1
-        self.fold(ChanceRequested(kind="shuffle", count=need.count, purpose=need.purpose),
-                  DeckShuffled(request=request, first_index=0, order=order))
-
-    @property
-    def waiting(self) -> frozenset[int]:
-        return self.engine.pending(self.state).seats
+        super().__init__(ENGINE, created(players))
 
 
 # --- scripted games ------------------------------------------------------------------------

@@ -12,13 +12,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from siege.contracts.envelope import EventCodec
-from siege.contracts.events import ChanceRequested, DeckShuffled, DiceRolled, Event, MatchCreated
-from siege.engine.protocol import ChanceNeeded
+from siege.contracts.events import Event, MatchCreated
 from siege.games.mission import actions as a
 from siege.games.mission.cards import DECK_SIZE
 from siege.games.mission.engine import MissionGame
 from siege.games.mission.missions import MISSION_COUNT
 from siege.games.mission.state import State
+from siege.testing import scenario
+from siege.testing.scenario import Scenario
 
 ENGINE = MissionGame()
 CODEC = EventCodec(MissionGame.event_types)
@@ -47,57 +48,11 @@ def order_with(top: Sequence[int], size: int) -> list[int]:
     return list(top) + [card for card in range(size) if card not in top]
 
 
-class Table:
-    """A live game for given/when/then tests: ``given`` folds events, ``when`` applies a legal
-    action and folds its events, ``roll``/``shuffle`` answer chance."""
+class Table(Scenario):
+    """A live Sally Forth game for given/when/then tests (see ``siege.testing.scenario``)."""
 
     def __init__(self) -> None:
-        self.state: State = ENGINE.initial_state(created())
-        self.events: list[Event] = [created()]
-
-    def fold(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = ENGINE.evolve(self.state, event)
-
-    given = fold
-
-    def when(self, seat: int, action: Any) -> list[Event]:
-        legal = ENGINE.legal_actions(self.state, seat)
-        assert action in legal, f"{action!r} is not legal for seat {seat}: {legal!r}"
-        out = ENGINE.apply(self.state, seat, action)
-        self.fold(*out)
-        return list(out)
-
-    def legal(self, seat: int) -> list[Any]:
-        return ENGINE.legal_actions(self.state, seat)
-
-    def need(self) -> ChanceNeeded:
-        need = ENGINE.pending(self.state).chance
-        assert need is not None, f"not waiting for chance: {ENGINE.pending(self.state)!r}"
-        return need
-
-    def roll(self, *values: int) -> None:
-        need = self.need()
-        assert need.kind == "dice" and len(values) == need.count, (values, need)
-        self.fold(ChanceRequested(kind="dice", sides=need.sides, count=need.count,
-                                  purpose=need.purpose),
-                  DiceRolled(request=len(self.events) + 1, first_index=0, values=list(values)))
-
-    def shuffle(self, order: Sequence[int] | None = None) -> None:
-        need = self.need()
-        assert need.kind == "shuffle"
-        order = list(range(need.count)) if order is None else list(order)
-        self.fold(ChanceRequested(kind="shuffle", count=need.count, purpose=need.purpose),
-                  DeckShuffled(request=len(self.events) + 1, first_index=0, order=order))
-
-    @property
-    def waiting(self) -> frozenset[int]:
-        return ENGINE.pending(self.state).seats
-
-    @property
-    def decision(self) -> int:
-        return ENGINE.pending(self.state).decision
+        super().__init__(ENGINE, created())
 
 
 def start(first: int = 0, decks: dict[int, Sequence[int]] | None = None,
@@ -149,14 +104,7 @@ def pass_(seat: int) -> tuple[int, Any]:
 
 
 def replay(events: Iterable[Event]) -> State:
-    """Folds events again from scratch, each through a msgpack encode/decode round trip."""
-    events = list(events)
-    first = events[0]
-    assert isinstance(first, MatchCreated)
-    state = ENGINE.initial_state(first)
-    for event in events[1:]:
-        state = ENGINE.evolve(state, CODEC.decode_event(CODEC.encode_event(event)))
-    return state
+    return scenario.replay(ENGINE, events)
 
 
 def pass_turn(table: Table) -> None:
