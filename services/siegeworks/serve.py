@@ -33,12 +33,14 @@ from siege.eventlog.keys import (
 )
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import Clock, FixedClock, SystemClock
+from siege.tournament.state import is_tournament
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
 from siegeworks.match.clocks import run_clock
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
+from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
 
@@ -98,9 +100,12 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
         return shard_buses("dice"), on_dice
     if service == "scoring":
         results = scoring.RedisResults(redis)
+        book = RatingBook(redis)
 
         async def on_scoring(message: Message) -> None:
-            if isinstance(message, LogAppended):
+            if isinstance(message, LogAppended) and is_tournament(message.match_id):
+                await apply_finished_tournament(ctx, book, message.match_id)
+            elif isinstance(message, LogAppended):
                 await scoring.on_log_appended(ctx, results, message)
         return shard_buses("scoring"), on_scoring
     raise ValueError(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
@@ -136,6 +141,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso"),
+        structlog.processors.format_exc_info,  # a failed handler's traceback, in the record
         structlog.processors.JSONRenderer(),
     ])
     # Handlers of one batch run concurrently; a blocking pool makes them wait for a connection

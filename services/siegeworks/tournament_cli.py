@@ -28,7 +28,7 @@ from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
 from siegeworks.cli_common import RedisUrl, check_table, fail, out, run_async
 from siegeworks.redis_target import data_dir, open_log
-from siegeworks.scoring.ratings import RatingBook, change_by_entrant, tournament_changes
+from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
 
@@ -84,8 +84,6 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
                                          pause_after, on_match)
         finally:
             procs.stop_all()
-        if state.finished:
-            await RatingBook(log.redis).apply(state)
         await _print_standings(log.redis, state, "table")
 
 

@@ -3,6 +3,7 @@ paused-and-resumed tournament equal to one run straight through."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,12 @@ import redis.asyncio
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.clock import FixedClock
+from siege.tournament.ratings import replay_ratings
+from siege.tournament.results import TableResult
 from siege.tournament.standings import standings
 from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
+from siegeworks.scoring.ratings import RatingBook
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
 
@@ -37,6 +41,14 @@ async def run_through(client: redis.asyncio.Redis, procs: ServiceProcesses,
     return await run_tournament(SPEC, client, FixedClock(0), pause_after=pause_after)
 
 
+async def ratings_applied(client: redis.asyncio.Redis, tid: str) -> None:
+    for _ in range(200):
+        if tid in await RatingBook(client).applied():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the scoring service never applied the tournament's ratings")
+
+
 async def stream_bytes(client: redis.asyncio.Redis) -> list[bytes]:
     return [stored for _, stored, _ in await RedisEventLog(client).read(SPEC.tournament_id())]
 
@@ -47,8 +59,13 @@ def test_swiss_tournament_runs_and_a_resume_equals_a_straight_run(
     procs = services(redis_url, tmp_path / "a")
     try:
         straight = run(run_through(redis_client, procs))
+        run(ratings_applied(redis_client, straight.tid))
     finally:
         procs.stop_all()
+    # Scoring applied the ratings in the stream's order: the same as a rebuild from zero.
+    book = run(RatingBook(redis_client).current(straight.entrants))
+    rebuilt, _ = replay_ratings(r for r in straight.order if isinstance(r, TableResult))
+    assert book == rebuilt
     assert straight.finished and len(straight.rounds) == 3
     for paired in straight.rounds.values():  # 10 entrants in tables of 4: someone sits out
         seated = [e for t in paired.tables for e in t]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 import msgspec
 
@@ -66,8 +67,19 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
     return state
 
 
+TOURNAMENT_PREFIX = "t-"
+
+
+_TOURNAMENT_ID = re.compile(r"t-[0-9a-f]{12}")
+
+
+def is_tournament(stream_id: str) -> bool:
+    """A tournament's own stream (its matches' ids extend it with a round and a table)."""
+    return _TOURNAMENT_ID.fullmatch(stream_id) is not None
+
+
 def tournament_id_for(game: str, fmt: str, entrants: list[str], rounds: int, table_size: int,
                       seed: int) -> str:
     """Derived from every input, so running the same command again resumes, never duplicates."""
     text = "\n".join([game, fmt, str(rounds), str(table_size), str(seed), *entrants])
-    return "t-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    return TOURNAMENT_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]

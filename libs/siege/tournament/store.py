@@ -9,7 +9,7 @@ from siege.contracts.envelope import GENESIS, EventCodec, seal
 from siege.contracts.events import Event
 from siege.eventlog.log import AppendConflict, EventLog
 from siege.hosting.clock import Clock
-from siege.tournament.events import TOURNAMENT_EVENTS
+from siege.tournament.events import TOURNAMENT_EVENTS, TournamentFinished
 from siege.tournament.state import TournamentState, evolve
 
 CODEC = EventCodec(TOURNAMENT_EVENTS)
@@ -37,16 +37,18 @@ class TournamentStore:
         attempts: int = 8,
     ) -> TournamentState:
         """Appends what ``owe`` derives from the current stream; re-derives after a lost race.
-        The pointer goes to the general shard bus, which no service reads: nothing about a
-        tournament is owed by the match services."""
+        Pointers go to the general shard bus, which no service reads, except the one for the
+        end, which goes to scoring."""
         for _ in range(attempts):
             state, seq, head = await self.load(tournament_id)
             events = owe(state)
             if not events:
                 return state
             sealed = seal(CODEC, tournament_id, seq, head, events, self.clock.now_ms())
+            # Only the end concerns a service: scoring applies the ratings then.
+            audience = "scoring" if isinstance(events[-1], TournamentFinished) else None
             result = await self.log.append(tournament_id, seq, head,
-                                           [(s, h) for _, s, h in sealed])
+                                           [(s, h) for _, s, h in sealed], audience=audience)
             if not isinstance(result, AppendConflict):
                 for event in events:
                     evolve(state, event)

@@ -13,6 +13,8 @@ from redis.asyncio import Redis
 from siege.tournament.ratings import RatingChange, Ratings
 from siege.tournament.results import TableResult
 from siege.tournament.state import TournamentState
+from siege.tournament.store import TournamentStore
+from siegeworks.context import ServiceContext
 
 STATE_KEY = "siege:ratings"  # hash: entrant -> msgpack [mu, sigma]
 ORDER_KEY = "siege:ratings:tournaments"  # list: tournament ids in the order applied
@@ -76,3 +78,13 @@ async def tournament_changes(redis: Redis, state: TournamentState) -> list[Ratin
                 if c.match_id.startswith(prefix)]
     ratings = await RatingBook(redis).current(state.entrants)
     return [c for r in state.order if isinstance(r, TableResult) for c in ratings.apply(r)]
+
+
+async def apply_finished_tournament(ctx: ServiceContext, book: RatingBook,
+                                    tournament_id: str) -> None:
+    """The scoring service's handler for a tournament's end: its ratings, applied once."""
+    state, _, _ = await TournamentStore(ctx.log, ctx.clock).load(tournament_id)
+    if state.finished:
+        changes = await book.apply(state)
+        if changes is not None:
+            ctx.logger.info("ratings_applied", tournament_id=tournament_id, changes=len(changes))

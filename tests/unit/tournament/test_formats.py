@@ -70,3 +70,12 @@ def test_elimination_halves_the_field_until_a_winner() -> None:
     assert sizes == [4, 2, 1]
     final = state.rounds[3].tables[0]
     assert "s0" in final  # the top seed wins every match here (seat 0 always first)
+
+
+def test_tournament_streams_are_told_apart_from_their_matches() -> None:
+    from siege.tournament.state import is_tournament, tournament_id_for
+
+    tid = tournament_id_for("castle-dash", "swiss", ["a", "b"], 3, 2, 7)
+    assert is_tournament(tid)
+    assert not is_tournament(match_id_for(tid, 1, 0))
+    assert not is_tournament("castle-dash-s1-00000")
