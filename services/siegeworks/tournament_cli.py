@@ -47,6 +47,8 @@ def tournament(
         min=1, help="Matches played at once (default: a whole round).")] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same inputs give the same tournament.")]
     = 0,
+    advance: Annotated[int, typer.Option(
+        min=0, help="Elimination at tables of 3+: how many of each table go on (0: half).")] = 0,
     pause_after: Annotated[int | None, typer.Option(
         min=0, help="Stop after this round; run the same command again to resume.")] = None,
     redis_url: RedisUrl = None,
@@ -57,7 +59,7 @@ def tournament(
         raise fail(f"unknown format {format!r}; choose swiss, round-robin or elimination")
     spec = TournamentSpec(game=game, format=format, entrants=entrants,  # type: ignore[arg-type]
                           rounds=rounds, table_size=table_size, bots=bots.split(","),
-                          seed=seed, concurrency=concurrency)
+                          seed=seed, concurrency=concurrency, advance=advance)
     out.print(f"tournament {spec.tournament_id()}")
     run_async(_tournament(spec, redis_url, pause_after))
 

@@ -39,13 +39,14 @@ class TournamentSpec:
     bots: list[str]
     seed: int
     concurrency: int | None = None
+    advance: int = 0
 
     def entrant_names(self) -> list[str]:
         return [f"e{i:04d}-{self.bots[i % len(self.bots)]}" for i in range(self.entrants)]
 
     def tournament_id(self) -> str:
         return tournament_id_for(self.game, self.format, self.entrant_names(), self.rounds,
-                                 self.table_size, self.seed)
+                                 self.table_size, self.seed, self.advance)
 
     def master_seed(self) -> bytes:
         """Dice and bots of every match derive from this, so a resume replays identically."""
@@ -55,7 +56,7 @@ class TournamentSpec:
 def creation(spec: TournamentSpec) -> list[Event]:
     events: list[Event] = [TournamentCreated(
         tournament_id=spec.tournament_id(), game=spec.game, format=spec.format,
-        rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed)]
+        rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed, advance=spec.advance)]
     names = spec.entrant_names()
     events += [EntrantRegistered(entrant=e, bot=spec.bots[i % len(spec.bots)])
                for i, e in enumerate(names)]

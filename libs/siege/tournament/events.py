@@ -17,6 +17,7 @@ class TournamentCreated(Event, frozen=True, tag="tm.created", kw_only=True):
     rounds: int
     table_size: int
     seed: int
+    advance: int = 0  # elimination with tables of 3+: the top k of each table go on (0: half)
 
 
 class EntrantRegistered(Event, frozen=True, tag="tm.entrant_registered", kw_only=True):

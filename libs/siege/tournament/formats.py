@@ -16,6 +16,15 @@ def active(state: TournamentState) -> list[str]:
     return [e for e in state.entrants if e not in withdrawn]
 
 
+def advancing(state: TournamentState) -> int:
+    """How many of each elimination table go on: the winner of a duel, else the top k."""
+    created = state.created
+    assert created is not None
+    if created.table_size == 2:
+        return 1
+    return created.advance or max(1, created.table_size // 2)
+
+
 def total_rounds(state: TournamentState) -> int:
     created = state.created
     assert created is not None
@@ -25,8 +34,8 @@ def total_rounds(state: TournamentState) -> int:
             return len(pairing.round_robin(state.entrants))
         return len(pairing.round_robin_tables(state.entrants, size))
     if created.format == "elimination":
-        # Each round keeps the winner of every table (two-player) or the top half.
-        keep = 1 if size == 2 else max(1, size // 2)
+        # Each round keeps the winner of every table (two-player) or its top k.
+        keep = advancing(state)
         rounds, left = 0, n
         while left > 1:
             left = math.ceil(left / size) * keep if size > 2 else math.ceil(left / 2)
@@ -74,7 +83,7 @@ def _elimination(state: TournamentState, round_: int, size: int) -> RoundPaired:
         field = active(state)
     else:
         previous = state.rounds[round_ - 1]
-        keep = 1 if size == 2 else max(1, size // 2)
+        keep = advancing(state)
         field = list(previous.byes)
         for t, table in enumerate(previous.tables):
             result = state.recorded[match_id_for(state.tid, round_ - 1, t)]

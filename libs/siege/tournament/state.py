@@ -79,7 +79,8 @@ def is_tournament(stream_id: str) -> bool:
 
 
 def tournament_id_for(game: str, fmt: str, entrants: list[str], rounds: int, table_size: int,
-                      seed: int) -> str:
+                      seed: int, advance: int = 0) -> str:
     """Derived from every input, so running the same command again resumes, never duplicates."""
-    text = "\n".join([game, fmt, str(rounds), str(table_size), str(seed), *entrants])
+    extra = [f"advance={advance}"] if advance else []
+    text = "\n".join([game, fmt, str(rounds), str(table_size), str(seed), *extra, *entrants])
     return TOURNAMENT_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]

@@ -79,3 +79,16 @@ def test_tournament_streams_are_told_apart_from_their_matches() -> None:
     assert is_tournament(tid)
     assert not is_tournament(match_id_for(tid, 1, 0))
     assert not is_tournament("castle-dash-s1-00000")
+
+
+def test_multiplayer_elimination_advances_the_top_k_of_each_table() -> None:
+    state = TournamentState()
+    evolve(state, TournamentCreated(tournament_id="t-x", game="g", format="elimination",
+                                    rounds=0, table_size=4, seed=0, advance=1))
+    for i in range(16):
+        evolve(state, EntrantRegistered(entrant=f"s{i:02d}", bot="random"))
+    assert total_rounds(state) == 2  # 16 -> 4 (one per table) -> 1
+    first = play_round(state)
+    second = play_round(state)
+    assert len(first.tables) == 4 and len(second.tables) == 1
+    assert sorted(second.tables[0]) == sorted(t[0] for t in first.tables)
