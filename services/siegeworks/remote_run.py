@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,7 +18,7 @@ from siege.contracts.messages import (
     SubmitAction,
 )
 from siege.dice.fair import new_seed
-from siege.eventlog.keys import REPLIES_STREAM, RESULTS_HASH, RESULTS_STREAM
+from siege.eventlog.keys import INBOX_PREFIX, RESULTS_HASH, RESULTS_STREAM
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_tokens, make_seats
 from siegeworks.clients.remote import SeatReader
@@ -96,7 +97,9 @@ async def play_specs(
     bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
     reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
-    reader.follow(REPLIES_STREAM, await reader.cursor_of(REPLIES_STREAM))
+    # Seat tokens come back on an inbox of this run's own, never on the shared replies stream.
+    inbox = f"{INBOX_PREFIX}{uuid.uuid4().hex}"
+    reader.follow(inbox, "0-0")
     clients: dict[str, list[BotSeat]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     finished: dict[str, MatchFinished] = {}
@@ -121,7 +124,7 @@ async def play_specs(
                 reader.subscribe_seat(spec.match_id, seat, client.on_prompt)
             await bus.publish(topics.COMMANDS, CreateMatch(
                 match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
-                options=spec.options))
+                options=spec.options, reply_to=inbox))
 
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
@@ -144,4 +147,5 @@ async def play_specs(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
+    await redis.delete(inbox)
     return finished

@@ -72,6 +72,7 @@ RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"
 RESULTS_HASH = "siege:results:by-match"
 SEAT_SECRET_KEY = "siege:secret:seats"  # restricted: only the match service reads it
+INBOX_PREFIX = "siege:inbox:"  # + a client's own id: replies meant for that client alone
 DEADLINES_KEY = "siege:deadlines"  # sorted set: decision clocks, scored by their due time (ms)
 
 
