@@ -42,6 +42,7 @@ from siegeworks.clients.bots import hand_tokens, make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
+from siegeworks.scoring.handlers import RedisResults, ResultsProjection, rebuild
 from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus
@@ -122,6 +123,10 @@ def test_matches_finish_through_the_services(services: ServiceProcesses, run: Ru
     result = run(play_remote(config(seed=5), redis_client, stall_timeout_s=60))
     assert len(result.finished) == 6
     run(check_logs_views_and_results(redis_client, result.match_ids))
+    # The results projection rebuilt from zero, from the logs alone, is the one served.
+    rebuilt = ResultsProjection()
+    assert run(rebuild(RedisEventLog(redis_client), rebuilt)) == 6
+    assert rebuilt.finished == run(RedisResults(redis_client).all())
 
 
 @pytest.mark.parametrize(("game", "players"), [("mission", 2), ("castellum", 2), ("castellum", 4)])
