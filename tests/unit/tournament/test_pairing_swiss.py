@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from itertools import combinations
 
+import pairing_support
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pairing_support import ranking
 
 from siege.tournament import pairing_swiss
 from siege.tournament.pairing import Standing, swiss_pairs
@@ -17,37 +18,8 @@ from siege.tournament.pairing import Standing, swiss_pairs
 POINTS = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0]
 
 
-@st.composite
-def fields(draw: st.DrawFn, max_size: int = 9) -> list[Standing]:
-    """A field in some order, with random points, byes, seat history and earlier meetings (of a
-    random density, up to everyone having met everyone)."""
-    n = draw(st.integers(0, max_size))
-    names = [f"p{i}" for i in range(n)]
-    density = draw(st.integers(0, 10))
-    met: dict[int, set[str]] = {i: set() for i in range(n)}
-    for a, b in combinations(range(n), 2):
-        if draw(st.integers(0, 9)) < density:
-            met[a].add(names[b])
-            met[b].add(names[a])
-    field = []
-    for i in range(n):
-        games = draw(st.integers(0, 6))
-        field.append(
-            Standing(
-                names[i],
-                draw(st.sampled_from(POINTS)),
-                frozenset(met[i]),
-                draw(st.integers(0, 2)),
-                draw(st.integers(0, games)),
-                games,
-            )
-        )
-    return draw(st.permutations(field))
-
-
-def ranking(standings: list[Standing]) -> list[Standing]:
-    """The documented ranking: points, highest first, the given order between equal points."""
-    return sorted(standings, key=lambda s: -s.points)
+def fields(max_size: int = 9) -> st.SearchStrategy[list[Standing]]:
+    return pairing_support.fields(POINTS, max_size)
 
 
 def matchings(items: list[str]) -> Iterator[list[tuple[str, str]]]:

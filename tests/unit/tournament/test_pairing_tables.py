@@ -8,9 +8,11 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
+import pairing_support
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pairing_support import ranking
 
 from siege.tournament import pairing_tables
 from siege.tournament.pairing import Standing, plan_tables, swiss_tables
@@ -18,34 +20,8 @@ from siege.tournament.pairing import Standing, plan_tables, swiss_tables
 POINTS = [0.0, 1.0, 2.0, 3.0, 5.0]
 
 
-@st.composite
-def fields(draw: st.DrawFn, max_size: int = 10) -> list[Standing]:
-    n = draw(st.integers(0, max_size))
-    names = [f"p{i}" for i in range(n)]
-    density = draw(st.integers(0, 10))
-    met: dict[int, set[str]] = {i: set() for i in range(n)}
-    for a, b in combinations(range(n), 2):
-        if draw(st.integers(0, 9)) < density:
-            met[a].add(names[b])
-            met[b].add(names[a])
-    field = []
-    for i in range(n):
-        games = draw(st.integers(0, 6))
-        field.append(
-            Standing(
-                names[i],
-                draw(st.sampled_from(POINTS)),
-                frozenset(met[i]),
-                draw(st.integers(0, 2)),
-                draw(st.integers(0, games)),
-                games,
-            )
-        )
-    return draw(st.permutations(field))
-
-
-def ranking(standings: list[Standing]) -> list[Standing]:
-    return sorted(standings, key=lambda s: -s.points)
+def fields(max_size: int = 10) -> st.SearchStrategy[list[Standing]]:
+    return pairing_support.fields(POINTS, max_size)
 
 
 def expected_byes(field: list[Standing], count: int) -> set[str]:
