@@ -107,15 +107,14 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
     if cfg.fixed_clock_ms is not None:
         env["SIEGE_FIXED_CLOCK_MS"] = str(cfg.fixed_clock_ms)
     procs = ServiceProcesses(url, data_dir() / "logs", env)
-    procs.start_all()
     try:
-        await procs.wait_healthy(redis)
-        out.print("services up: " + ", ".join(
-            f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
-        return await play_remote(cfg, redis, advance)
+        async with procs.running(redis):
+            out.print("services up: " + ", ".join(
+                f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
+            return await play_remote(cfg, redis, advance)
     finally:
-        codes = procs.stop_all()
-        out.print("services stopped: " + ", ".join(f"{s} exit {c}" for s, c in codes.items()))
+        out.print("services stopped: " + ", ".join(
+            f"{s} exit {c}" for s, c in procs.exit_codes.items()))
 
 
 def _print_results(finished: list[MatchFinished]) -> None:

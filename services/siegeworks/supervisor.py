@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from redis.asyncio import Redis
@@ -27,6 +29,7 @@ class ServiceProcesses:
         self.env = {**os.environ, **(env or {}), "REDIS_URL": redis_url}
         self.services = services
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.exit_codes: dict[str, int] = {}
 
     def start(self, service: str, consumer: str | None = None) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -52,6 +55,17 @@ class ServiceProcesses:
                 return
             await asyncio.sleep(0.05)
         raise ServiceStartError(f"services not healthy after {timeout_s}s; logs in {self.log_dir}")
+
+    @asynccontextmanager
+    async def running(self, redis: Redis) -> AsyncIterator[ServiceProcesses]:
+        """All services started and healthy for the block; stopped after it, whatever happens
+        (their exit codes are then in ``exit_codes``)."""
+        self.start_all()
+        try:
+            await self.wait_healthy(redis)
+            yield self
+        finally:
+            self.exit_codes = self.stop_all()
 
     def kill(self, service: str) -> None:
         """SIGKILL, as a crash would: no clean-up, pending entries stay pending."""

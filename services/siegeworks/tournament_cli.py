@@ -71,7 +71,6 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
                   f"{spec.table_size}; logs in {where}")
         procs = ServiceProcesses(url, data_dir() / "logs",
                                  {"SIEGE_MASTER_SEED": spec.master_seed().hex()})
-        procs.start_all()
         played = 0
 
         def on_match(result: MatchFinished) -> None:
@@ -80,12 +79,9 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
             if played % max(1, spec.entrants // spec.table_size // 4) == 0:
                 out.print(f"  {played} matches finished")
 
-        try:
-            await procs.wait_healthy(log.redis)
+        async with procs.running(log.redis):
             state = await run_tournament(spec, log.redis, SystemClock(), out.print,
                                          pause_after, on_match)
-        finally:
-            procs.stop_all()
         await _print_standings(log.redis, state, "table")
 
 

@@ -36,17 +36,15 @@ async def one_load(redis: Redis, concurrent: int, seed: int) -> tuple[float, flo
 async def main(loads: list[int]) -> None:
     with EmbeddedRedis() as server, tempfile.TemporaryDirectory() as logs:
         redis = Redis.from_url(server.url)
-        procs = ServiceProcesses(server.url, Path(logs))
-        procs.start_all()
         try:
-            await procs.wait_healthy(redis)
-            await one_load(redis, 5, seed=999)  # warm-up: imports, scripts, caches
-            print("concurrent matches | accepted actions/s | p50 ms | p99 ms | actions")
-            for i, concurrent in enumerate(loads):
-                rate, p50, p99, actions = await one_load(redis, concurrent, seed=i)
-                print(f"{concurrent:>18} | {rate:>18,.0f} | {p50:>6.1f} | {p99:>6.1f} | {actions}")
+            async with ServiceProcesses(server.url, Path(logs)).running(redis):
+                await one_load(redis, 5, seed=999)  # warm-up: imports, scripts, caches
+                print("concurrent matches | accepted actions/s | p50 ms | p99 ms | actions")
+                for i, concurrent in enumerate(loads):
+                    rate, p50, p99, actions = await one_load(redis, concurrent, seed=i)
+                    print(f"{concurrent:>18} | {rate:>18,.0f} | {p50:>6.1f} | {p99:>6.1f} | "
+                          f"{actions}")
         finally:
-            procs.stop_all()
             await redis.aclose()
 
 

@@ -22,15 +22,12 @@ async def main(entrants: int, rounds: int) -> None:
                           table_size=4, bots=["random", "greedy"], seed=1)
     with EmbeddedRedis() as server, tempfile.TemporaryDirectory() as logs:
         redis = Redis.from_url(server.url)
-        procs = ServiceProcesses(server.url, Path(logs))
-        procs.start_all()
         try:
-            await procs.wait_healthy(redis)
-            start = time.perf_counter()
-            state = await run_tournament(spec, redis, SystemClock())
-            seconds = time.perf_counter() - start
+            async with ServiceProcesses(server.url, Path(logs)).running(redis):
+                start = time.perf_counter()
+                state = await run_tournament(spec, redis, SystemClock())
+                seconds = time.perf_counter() - start
         finally:
-            procs.stop_all()
             await redis.aclose()
     matches = len(state.recorded)
     print(f"tournament castle-dash swiss, {entrants} entrants, tables of 4, {rounds} rounds: "

@@ -79,3 +79,16 @@ def pick_byes(field: list[Standing], count: int) -> list[Standing]:
         return []
     order = sorted(range(len(field)), key=lambda i: (field[i].byes, -i))
     return [field[i] for i in sorted(order[:count])]
+
+
+def meeting_sets(field: list[Standing]) -> list[set[int]]:
+    """``met[i]``: the positions in ``field`` of everyone entrant ``i`` has met (symmetric)."""
+    rank = {s.entrant: i for i, s in enumerate(field)}
+    met: list[set[int]] = [set() for _ in field]
+    for i, s in enumerate(field):
+        for other in s.opponents:
+            j = rank.get(other)
+            if j is not None and j != i:
+                met[i].add(j)
+                met[j].add(i)
+    return met

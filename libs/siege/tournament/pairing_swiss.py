@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from itertools import chain, islice
 
-from siege.tournament.pairing_common import Standing, ranked
+from siege.tournament.pairing_common import Standing, meeting_sets, ranked
 
 SEARCH_STEPS = 100_000
 """Partner candidates examined by the backtracking of a field larger than :data:`EXHAUSTIVE`
@@ -107,15 +107,7 @@ class _Pairing:
         self.level = [level_of[s.points] for s in field]
         self.gap = [levels[g] - levels[g + 1] for g in range(len(levels) - 1)]
         self.need = [2 * s.first_seats - s.games for s in field]
-        rank = {s.entrant: i for i, s in enumerate(field)}
-        met: list[set[int]] = [set() for _ in range(n)]
-        for i, s in enumerate(field):
-            for other in s.opponents:
-                j = rank.get(other)
-                if j is not None and j != i:
-                    met[i].add(j)
-                    met[j].add(i)
-        self.met = met
+        self.met = meeting_sets(field)
         # Search state: the unpaired, lowest rank first (so the top is popped off the end).
         self.rest = list(range(n - 1, -1, -1))
         self.count = [0] * len(levels)

@@ -23,6 +23,7 @@ from itertools import combinations
 from siege.tournament.pairing_common import (
     Standing,
     check_table_sizes,
+    meeting_sets,
     pick_byes,
     plan_tables,
     ranked,
@@ -83,15 +84,7 @@ class _Seating:
 
     def __init__(self, field: list[Standing], sizes: list[int]) -> None:
         self.pts = [s.points for s in field]
-        rank = {s.entrant: i for i, s in enumerate(field)}
-        met: list[set[int]] = [set() for _ in field]
-        for i, s in enumerate(field):
-            for other in s.opponents:
-                j = rank.get(other)
-                if j is not None and j != i:
-                    met[i].add(j)
-                    met[j].add(i)
-        self.met = met
+        self.met = meeting_sets(field)
         self.tables: list[list[int]] = []
         start = 0
         for size in sizes:
