@@ -17,7 +17,8 @@ from siege.eventlog.keys import (
     REPLIES_STREAM,
     RESULTS_STREAM,
     RULES_STREAM,
-    seat_key,
+    inbox_key,
+    valid_client_id,
 )
 
 Handler = Callable[[Any], Awaitable[None]]
@@ -26,12 +27,16 @@ Handler = Callable[[Any], Awaitable[None]]
 COMMANDS = COMMANDS_STREAM  # CreateMatch, SubmitAction from clients, read by the match service
 RULES = RULES_STREAM  # commands the match service has checked, read by the rules service
 LOG = "log"  # LogAppended pointers (on Redis, the append script writes them)
-REPLIES = REPLIES_STREAM  # ActionRejected and, by default, MatchSeated, to the sender
+# ActionRejected for a sender that named no client; everything else meant for one client goes to
+# its own streams (``siege.eventlog.keys.inbox_key`` and ``view_key``).
+REPLIES = REPLIES_STREAM
+
+
+def reply_topic(client: str) -> str:
+    """Where a refusal goes: its sender's inbox, or the shared replies stream when the sender
+    named no valid client."""
+    return inbox_key(client) if valid_client_id(client) else REPLIES
 RESULTS = RESULTS_STREAM  # MatchFinished from scoring
-
-
-def seat_topic(match_id: str, seat: int) -> str:
-    return seat_key(match_id, seat)
 
 
 class Bus(Protocol):

@@ -213,7 +213,7 @@ def play(
     async def session() -> None:
         async with open_log(redis_url) as (log, _where, _url):
             result = await play_with_human(
-                cfg, log, seat, lambda bus: HumanSeat(bus, game, seat))
+                cfg, log, seat, lambda bus, client: HumanSeat(bus, client, game, seat))
             if not result.finished:
                 out.print("the match did not finish")
                 return

@@ -11,6 +11,7 @@ from siege.hosting.clock import Clock
 from siege.hosting.clocks import DEFAULT_TIMEOUT_MS
 from siege.hosting.loader import MatchLoader
 from siegeworks.bus import Bus
+from siegeworks.match.lobby import LobbyStore, MemoryLobbies
 
 
 @dataclass
@@ -27,6 +28,7 @@ class ServiceContext:
     # The match service's key for seat tokens (shared by its replicas through Redis).
     seat_secret: bytes = b""
     decision_timeout_ms: int = DEFAULT_TIMEOUT_MS  # when a match sets none
+    lobbies: LobbyStore = field(default_factory=MemoryLobbies)  # matches waiting for players
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -13,14 +13,14 @@ from redis.asyncio import Redis
 from siege.contracts.messages import (
     CreateMatch,
     MatchFinished,
-    MatchSeated,
     Message,
+    SeatGranted,
     SubmitAction,
 )
 from siege.dice.fair import new_seed
-from siege.eventlog.keys import INBOX_PREFIX, RESULTS_HASH, RESULTS_STREAM
+from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
 from siegeworks import bus as topics
-from siegeworks.clients.bots import BotSeat, hand_tokens, make_seats
+from siegeworks.clients.bots import BotSeat, hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.runner import RunConfig, RunResult, bot_seed_for
 from siegeworks.transport.redis_bus import RedisBus
@@ -97,9 +97,11 @@ async def play_specs(
     bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
     reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
-    # Seat tokens come back on an inbox of this run's own, never on the shared replies stream.
-    inbox = f"{INBOX_PREFIX}{uuid.uuid4().hex}"
-    reader.follow(inbox, "0-0")
+    # This run is one client: its tokens and prompts come on streams of its own. Its id is
+    # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
+    # must write the same log.
+    client = "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16]
+    reader.follow(inbox_key(client), "0-0")
     clients: dict[str, list[BotSeat]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     finished: dict[str, MatchFinished] = {}
@@ -118,13 +120,13 @@ async def play_specs(
     async def start_more() -> None:
         while waiting and len(clients) < limit:
             spec = waiting.pop()
-            clients[spec.match_id] = make_seats(bus, spec.game, spec.match_id, spec.bots,
-                                                bots_seed)
-            for seat, client in enumerate(clients[spec.match_id]):
-                reader.subscribe_seat(spec.match_id, seat, client.on_prompt)
+            clients[spec.match_id] = make_seats(bus, client, spec.game, spec.match_id,
+                                                spec.bots, bots_seed)
+            for seat, bot in enumerate(clients[spec.match_id]):
+                reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt)
             await bus.publish(topics.COMMANDS, CreateMatch(
                 match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
-                options=spec.options, reply_to=inbox))
+                options=spec.options, client=client))
 
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
@@ -133,13 +135,13 @@ async def play_specs(
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
         for message in messages:
-            if isinstance(message, MatchSeated) and message.match_id in clients:
-                await hand_tokens(clients[message.match_id], message)
+            if isinstance(message, SeatGranted):
+                await hand_token(clients, message)
             elif (isinstance(message, MatchFinished) and message.match_id in wanted
                   and message.match_id not in finished):
                 finished[message.match_id] = message
-                seats = clients.pop(message.match_id, [])
-                reader.drop_match(message.match_id, len(seats))
+                for seat in range(len(clients.pop(message.match_id, []))):
+                    reader.drop_seat(view_key(client, message.match_id, seat))
                 on_finished(message)
                 last_progress = time.monotonic()
         await start_more()
@@ -147,5 +149,5 @@ async def play_specs(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
-    await redis.delete(inbox)
+    await redis.delete(inbox_key(client))
     return finished

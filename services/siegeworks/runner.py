@@ -12,16 +12,19 @@ from siege.contracts.messages import (
     ActionRejected,
     CreateMatch,
     MatchFinished,
-    MatchSeated,
     Message,
+    SeatGranted,
 )
 from siege.dice.fair import new_seed
+from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import EventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siegeworks import bus as topics
-from siegeworks.clients.bots import BotSeat, hand_tokens, make_seats, seat_bots
+from siegeworks.clients.bots import BotSeat, hand_token, make_seats, seat_bots
 from siegeworks.wiring import Wired, wire_in_process
+
+LOCAL_CLIENT = "local"  # the one client of an in-process run: it holds every seat
 
 
 @dataclass
@@ -75,18 +78,19 @@ async def play_matches(
     async def finished(result: MatchFinished) -> None:
         on_finished(result)
 
-    async def reply(message: Message) -> None:
-        if isinstance(message, MatchSeated) and message.match_id in clients:
-            await hand_tokens(clients[message.match_id], message)
+    async def inbox(message: Message) -> None:
+        if isinstance(message, SeatGranted):
+            await hand_token(clients, message)
 
     wired.bus.subscribe(topics.RESULTS, finished)
-    wired.bus.subscribe(topics.REPLIES, reply)
+    wired.bus.subscribe(inbox_key(LOCAL_CLIENT), inbox)
     match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
     names = cfg.seat_bots()
     for match_id in match_ids:
-        clients[match_id] = seat_bots(wired.bus, cfg.game, match_id, names, bot_seed)
+        clients[match_id] = seat_bots(wired.bus, LOCAL_CLIENT, cfg.game, match_id, names,
+                                      bot_seed)
         await wired.bus.publish(topics.COMMANDS, CreateMatch(
-            match_id=match_id, game=cfg.game,
+            match_id=match_id, game=cfg.game, client=LOCAL_CLIENT,
             seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
             options=cfg.options))
     await wired.bus.drain()
@@ -105,31 +109,30 @@ async def audit_match(log: EventLog, match_id: str) -> AuditReport:
 
 async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
                           make_human: Callable[[Any], Any]) -> RunResult:
-    """One match in which a person (``make_human(bus)``, a HumanSeat) holds ``human_seat`` and
-    bots the others."""
+    """One match in which a person (``make_human(bus, client)``, a HumanSeat) holds
+    ``human_seat`` and bots the others."""
     master = cfg.master_seed()
     wired = wire_in_process(log, cfg.clock(), master)
-    human = make_human(wired.bus)
+    human = make_human(wired.bus, LOCAL_CLIENT)
     bot_seed = bot_seed_for(master) if master else new_seed()
     match_id = cfg.match_id(0)
     names = cfg.seat_bots()
     names[human_seat] = "you"
-    bots = make_seats(wired.bus, cfg.game, match_id, cfg.seat_bots(), bot_seed)
+    bots = make_seats(wired.bus, LOCAL_CLIENT, cfg.game, match_id, cfg.seat_bots(), bot_seed)
     seats: list[Any] = list(bots)
     seats[human_seat] = human
     for seat, client in enumerate(seats):
-        wired.bus.subscribe(topics.seat_topic(match_id, seat), client.on_prompt)
+        wired.bus.subscribe(view_key(LOCAL_CLIENT, match_id, seat), client.on_prompt)
 
-    async def reply(message: Message) -> None:
-        if isinstance(message, MatchSeated) and message.match_id == match_id:
-            for client, token in zip(seats, message.tokens, strict=True):
-                await client.set_token(token)
+    async def inbox(message: Message) -> None:
+        if isinstance(message, SeatGranted):
+            await hand_token({match_id: seats}, message)
         elif isinstance(message, ActionRejected) and message.seat == human_seat:
             await human.on_rejected(message)
 
-    wired.bus.subscribe(topics.REPLIES, reply)
+    wired.bus.subscribe(inbox_key(LOCAL_CLIENT), inbox)
     await wired.bus.publish(topics.COMMANDS, CreateMatch(
-        match_id=match_id, game=cfg.game, options=cfg.options,
+        match_id=match_id, game=cfg.game, options=cfg.options, client=LOCAL_CLIENT,
         seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)]))
     await wired.bus.drain()
     finished = wired.results.finished

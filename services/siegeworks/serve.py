@@ -16,13 +16,14 @@ import socket
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from typing import Any
 
 import msgspec
 import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from siege.contracts.messages import CreateMatch, LogAppended, Message, SubmitAction
+from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
     COMMANDS_STREAM,
     RULES_STREAM,
@@ -38,6 +39,7 @@ from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
 from siegeworks.match.clocks import run_clock
+from siegeworks.match.lobby import RedisLobbies
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
@@ -78,12 +80,8 @@ Route = Callable[[Message], Awaitable[None]]
 def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], Route]:
     """The streams a service reads and the handler for what arrives on them."""
     if service == "match":
-        async def on_command(message: Message) -> None:
-            if isinstance(message, CreateMatch):
-                await match.on_create_match(ctx, message)
-            elif isinstance(message, SubmitAction):
-                await match.on_submit_action(ctx, message)
-        return [COMMANDS_STREAM], on_command
+        ctx.lobbies = RedisLobbies(redis)
+        return [COMMANDS_STREAM], partial(match.on_command, ctx)
     if service == "rules":
         async def on_rules(message: Message) -> None:
             if isinstance(message, SubmitAction):

@@ -6,7 +6,6 @@ import secrets
 from dataclasses import dataclass
 from functools import partial
 
-from siege.contracts.messages import CreateMatch, SubmitAction
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
 from siegeworks import bus as topics
@@ -34,13 +33,7 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     vault = dice.SeedVault(master_seed)
     results = scoring.ResultsProjection()
 
-    async def on_command(message: CreateMatch | SubmitAction) -> None:
-        if isinstance(message, CreateMatch):
-            await match.on_create_match(ctx["match"], message)
-        else:
-            await match.on_submit_action(ctx["match"], message)
-
-    bus.subscribe(topics.COMMANDS, on_command)
+    bus.subscribe(topics.COMMANDS, partial(match.on_command, ctx["match"]))
     bus.subscribe(topics.RULES, partial(rules.on_submit_action, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(rules.on_log_appended, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(dice.on_log_appended, ctx["dice"], vault))

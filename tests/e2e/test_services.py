@@ -19,7 +19,7 @@ from siege.contracts.events import ActionAccepted, MatchEnded, SeatTimedOut
 from siege.contracts.messages import (
     CreateMatch,
     MatchFinished,
-    MatchSeated,
+    SeatGranted,
     SeatPrompted,
     bus_decoder,
 )
@@ -27,18 +27,18 @@ from siege.eventlog.keys import (
     AUDIENCES,
     COMMANDS_STREAM,
     DEAD_LETTER_STREAM,
-    REPLIES_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
     RULES_STREAM,
     SHARDS,
     bus_key,
-    seat_key,
+    inbox_key,
+    view_key,
 )
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.match_state import codec_for
-from siegeworks.clients.bots import hand_tokens, make_seats
+from siegeworks.clients.bots import hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
@@ -98,11 +98,12 @@ async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: l
         stored = msgspec.msgpack.decode(results[match_id.encode()], type=MatchFinished)
         assert stored.ranks == report.ranks
         assert sum(1 for m in announced if m.match_id == match_id) == 1
-        acted = {(e.event.seat, e.event.decision) for e in map(codec.decode, (s for _, s, _ in
-                 entries)) if isinstance(e.event, ActionAccepted)}
+        events = [codec.decode(stored).event for _, stored, _ in entries]
+        acted = {(e.seat, e.decision) for e in events if isinstance(e, ActionAccepted)}
+        holders = events[0].clients
         for seat in range(seats):
-            prompts = [bus_decoder.decode(f[b"m"])
-                       for _, f in await client.xrange(seat_key(match_id, seat))]
+            prompts = [bus_decoder.decode(f[b"m"]) for _, f in
+                       await client.xrange(view_key(holders[seat], match_id, seat))]
             decisions = [p.decision for p in prompts if isinstance(p, SeatPrompted)]
             assert decisions == sorted(set(decisions)), "a view was sent twice"
             assert {d for s, d in acted if s == seat} <= set(decisions), "a view was lost"
@@ -199,19 +200,19 @@ def test_a_silent_seat_times_out_and_forfeits(
 
     async def scenario() -> MatchFinished:
         bus, reader = RedisBus(redis_client), SeatReader(redis_client)
-        reader.follow(REPLIES_STREAM, "0-0")
+        reader.follow(inbox_key("silent"), "0-0")
         reader.follow(RESULTS_STREAM, "0-0")
-        seats = make_seats(bus, "castle-dash", match_id, ["random"] * 3, b"bots")
+        seats = make_seats(bus, "silent", "castle-dash", match_id, ["random"] * 3, b"bots")
         for seat in (1, 2):  # seat 0 joins the match but never answers
-            reader.subscribe_seat(match_id, seat, seats[seat].on_prompt)
+            reader.subscribe_seat(view_key("silent", match_id, seat), seats[seat].on_prompt)
         await bus.publish(COMMANDS_STREAM, CreateMatch(
             match_id=match_id, game="castle-dash", seat_names=["mute", "b", "c"],
-            options={"decision_timeout_ms": "800"}))
+            options={"decision_timeout_ms": "800"}, client="silent"))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             for message in await reader.poll():
-                if isinstance(message, MatchSeated) and message.match_id == match_id:
-                    await hand_tokens(seats, message)
+                if isinstance(message, SeatGranted):
+                    await hand_token({match_id: seats}, message)
                 if isinstance(message, MatchFinished) and message.match_id == match_id:
                     return message
         raise AssertionError("the match never finished")

@@ -10,7 +10,7 @@ import redis.asyncio
 
 from siege.contracts.messages import CreateMatch, LogAppended, SubmitAction, bus_decoder
 from siege.engine.codecs import action_list_decoder
-from siege.eventlog.keys import RESULTS_STREAM, seat_key
+from siege.eventlog.keys import RESULTS_STREAM, view_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import FixedClock
 from siegeworks.context import ServiceContext
@@ -22,6 +22,10 @@ from siegeworks.transport.redis_bus import RedisBus
 
 Run = Callable[[Awaitable[Any]], Any]
 MATCH = "redeliver-1"
+
+
+def seat_key(match_id: str, seat: int) -> str:
+    return view_key("c1", match_id, seat)
 
 
 def contexts(client: redis.asyncio.Redis) -> dict[str, ServiceContext]:
@@ -46,7 +50,8 @@ def test_every_handler_is_idempotent(redis_client: redis.asyncio.Redis, run: Run
         ctx = contexts(redis_client)
         log = ctx["rules"].log
         vault = dice.SeedVault(b"master")
-        create = CreateMatch(match_id=MATCH, game="castle-dash", seat_names=["a", "b", "c"])
+        create = CreateMatch(match_id=MATCH, game="castle-dash", seat_names=["a", "b", "c"],
+                             client="c1")
         await match.on_create_match(ctx["match"], create)
         await match.on_create_match(ctx["match"], create)  # redelivered
         assert (await log.head(MATCH))[0] == 1

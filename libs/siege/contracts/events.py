@@ -26,6 +26,8 @@ class MatchCreated(Event, frozen=True, tag="match.created", kw_only=True):
     players: int
     seat_names: list[str]
     options: dict[str, str] = {}
+    # The client holding each seat: its prompts go to that client's streams.
+    clients: list[str] = []
 
 
 class SeedCommitted(Event, frozen=True, tag="dice.seed_committed", kw_only=True):

@@ -18,8 +18,28 @@ class CreateMatch(Message, frozen=True, tag="cmd.create_match", kw_only=True):
     game: str
     seat_names: list[str]
     options: dict[str, str] = {}
-    # Where the seat tokens go (a stream the creator reads); they are never in the match log.
-    reply_to: str = "siege:replies"
+    client: str  # the creator: refusals go to its inbox
+    # Who holds each seat; "" leaves a seat open for JoinMatch, and the match starts once every
+    # seat is held. Empty: the creator holds them all.
+    clients: list[str] = []
+
+
+class JoinMatch(Message, frozen=True, tag="cmd.join_match", kw_only=True):
+    """Claims a seat of a match created with open seats: ``seat`` -1 takes the lowest free
+    one. Joining again returns the seat already held, so a client may simply retry."""
+
+    match_id: str
+    client: str
+    seat: int = -1
+    name: str = ""  # the seat's display name; "" keeps the creator's
+
+
+class RegisterEntrant(Message, frozen=True, tag="cmd.register_entrant", kw_only=True):
+    """Enters a client in a tournament that is open for registration."""
+
+    tournament_id: str
+    client: str
+    name: str = ""
 
 
 class SubmitAction(Message, frozen=True, tag="cmd.submit_action", kw_only=True):
@@ -28,14 +48,35 @@ class SubmitAction(Message, frozen=True, tag="cmd.submit_action", kw_only=True):
     decision: int
     command_id: str
     action: bytes  # msgpack of one of the game's actions
-    token: str = ""  # the seat's token from MatchSeated
+    token: str = ""  # the seat's token from SeatGranted
+    client: str = ""  # the sender: a refusal goes to its inbox ("" : the shared replies stream)
 
 
-class MatchSeated(Message, frozen=True, tag="note.match_seated", kw_only=True):
-    """Sent to the creator: ``tokens[seat]`` authorises commands for that seat of this match."""
+class SeatGranted(Message, frozen=True, tag="note.seat_granted", kw_only=True):
+    """Sent to a seat's holder (and again on a repeated create or join): ``token`` authorises
+    commands for this seat of this match; the seat's prompts arrive on ``stream``."""
 
     match_id: str
-    tokens: list[str]
+    game: str
+    seat: int
+    token: str
+    stream: str
+
+
+class EntrantAccepted(Message, frozen=True, tag="note.entrant_accepted", kw_only=True):
+    """Sent to a registering client: its entrant id; its matches come as ``SeatGranted``."""
+
+    tournament_id: str
+    entrant_id: str
+
+
+class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=True):
+    """A create, join or registration that changed nothing, and why (to the sender's inbox)."""
+
+    command: str  # the refused command's tag, e.g. "cmd.join_match"
+    subject: str  # the match or tournament id it named
+    code: RejectionCode
+    detail: str = ""
 
 
 class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):
@@ -75,11 +116,11 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
 
 
 BUS_MESSAGES = (
-    CreateMatch, SubmitAction, MatchSeated, LogAppended, SeatPrompted, ActionRejected,
-    MatchFinished,
+    CreateMatch, JoinMatch, RegisterEntrant, SubmitAction, SeatGranted, EntrantAccepted,
+    CommandRefused, LogAppended, SeatPrompted, ActionRejected, MatchFinished,
 )
 bus_encoder = msgspec.msgpack.Encoder()
 bus_decoder = msgspec.msgpack.Decoder(
-    CreateMatch | SubmitAction | MatchSeated | LogAppended | SeatPrompted | ActionRejected
-    | MatchFinished
+    CreateMatch | JoinMatch | RegisterEntrant | SubmitAction | SeatGranted | EntrantAccepted
+    | CommandRefused | LogAppended | SeatPrompted | ActionRejected | MatchFinished
 )

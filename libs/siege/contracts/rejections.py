@@ -15,3 +15,10 @@ class RejectionCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     DUPLICATE_COMMAND = "duplicate_command"
     BAD_TOKEN = "bad_token"
+    BAD_CLIENT = "bad_client"  # a client id that is not a valid id
+    UNKNOWN_GAME = "unknown_game"
+    BAD_SEATS = "bad_seats"  # a player count or seat list the game does not take
+    SEAT_TAKEN = "seat_taken"
+    MATCH_FULL = "match_full"
+    UNKNOWN_TOURNAMENT = "unknown_tournament"
+    REGISTRATION_CLOSED = "registration_closed"

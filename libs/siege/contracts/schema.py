@@ -46,10 +46,24 @@ def _message(name: str, summary: str) -> dict[str, Any]:
 
 def asyncapi() -> dict[str, Any]:
     messages = {
-        "CreateMatch": _message("CreateMatch", "Create a match with its seats."),
+        "CreateMatch": _message(
+            "CreateMatch", "Create a match. `clients[seat]` names each seat's holder; `\"\"` "
+            "leaves a seat open for JoinMatch, and the match starts once every seat is held."),
+        "JoinMatch": _message(
+            "JoinMatch", "Claim a seat of a match with open seats (`seat` -1: any). Joining "
+            "again returns the same seat, so a client may retry."),
+        "RegisterEntrant": _message(
+            "RegisterEntrant", "Enter a tournament that is open for registration."),
         "SubmitAction": _message(
             "SubmitAction", "A seat's answer to its open decision: `action` is the msgpack of "
-            "one of the game's actions, chosen from the prompt's `legal` list."),
+            "one of the game's actions, chosen from the prompt's `legal` list; `token` is the "
+            "seat's token from SeatGranted."),
+        "SeatGranted": _message(
+            "SeatGranted", "You hold a seat: its token, and the stream its prompts come on."),
+        "EntrantAccepted": _message(
+            "EntrantAccepted", "You are entered; your matches come as SeatGranted."),
+        "CommandRefused": _message(
+            "CommandRefused", "A create, join or registration refused, with a typed reason."),
         "SeatPrompted": _message(
             "SeatPrompted", "What one seat may know now (`view`, the msgpack of the game's view) "
             "and what it may do (`legal`), for decision number `decision`."),
@@ -63,39 +77,56 @@ def asyncapi() -> dict[str, Any]:
         },
     }
     shard = {"description": "`s` and the match's shard: crc32(match_id) mod 16, e.g. `{s3}`."}
+    client = {"description": "Your client id in braces (a Redis hash tag), e.g. `{alice}`. "
+                           "Ids are 1-64 of `A-Z a-z 0-9 _ . -`."}
     match_id = {"description": "The match id."}
     seat = {"description": "The seat number, from 0."}
 
     def ref(kind: str, name: str) -> dict[str, str]:
         return {"$ref": f"#/{kind}/{name}"}
 
+    def refs(*names: str) -> dict[str, dict[str, str]]:
+        return {m: ref("components/messages", m) for m in names}
+
     channels = {
         "commands": {
             "address": "siege:commands", "title": "Commands",
-            "description": "Clients write commands here (XADD). " + ENCODING_NOTE,
-            "messages": {m: ref("components/messages", m) for m in ("CreateMatch", "SubmitAction")},
+            "description": "Clients write commands here (XADD), naming themselves in `client`. "
+                           + ENCODING_NOTE,
+            "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction"),
+        },
+        "inbox": {
+            "address": "siege:client:{client}:inbox", "title": "A client's inbox",
+            "description": "Read with XREAD (a consumer group would need write rights). Only "
+                           "this client may read it.",
+            "parameters": {"client": client},
+            "messages": refs("SeatGranted", "EntrantAccepted", "CommandRefused",
+                             "ActionRejected", "MatchFinished"),
         },
         "seat": {
-            "address": "{shard}:seat:{match_id}:{seat}", "title": "One seat's prompts",
-            "description": "Read with XREAD (not a consumer group). One entry per decision, "
-                           "entry id `<decision>-1`, so a prompt is never delivered twice.",
-            "parameters": {"shard": shard, "match_id": match_id, "seat": seat},
-            "messages": {"SeatPrompted": ref("components/messages", "SeatPrompted")},
+            "address": "siege:client:{client}:seat:{match_id}:{seat}",
+            "title": "One seat's prompts",
+            "description": "Read with XREAD. One entry per decision, entry id `<decision>-1`, "
+                           "so a prompt is never delivered twice. Only the seat's holder may "
+                           "read it.",
+            "parameters": {"client": client, "match_id": match_id, "seat": seat},
+            "messages": refs("SeatPrompted"),
         },
         "replies": {
-            "address": "siege:replies", "title": "Rejections",
-            "messages": {"ActionRejected": ref("components/messages", "ActionRejected")},
+            "address": "siege:replies", "title": "Rejections of anonymous commands",
+            "description": "Where a SubmitAction that named no valid `client` is answered.",
+            "messages": refs("ActionRejected"),
         },
         "results": {
-            "address": "siege:results", "title": "Finished matches",
-            "messages": {"MatchFinished": ref("components/messages", "MatchFinished")},
+            "address": "siege:results", "title": "Finished matches (public)",
+            "messages": refs("MatchFinished"),
         },
         "matchLog": {
             "address": "{shard}:log:{match_id}", "title": "A match's event log",
             "description": "For auditors: every event of the match, hash-chained "
                            f"(schema version {SCHEMA_VERSION}). Clients never need it to play.",
             "parameters": {"shard": shard, "match_id": match_id},
-            "messages": {"LogEntry": ref("components/messages", "LogEntry")},
+            "messages": refs("LogEntry"),
         },
     }
 
@@ -104,16 +135,25 @@ def asyncapi() -> dict[str, Any]:
                 "messages": [ref(f"channels/{channel}/messages", message)]}
 
     operations = {
-        "createMatch": op("send", "commands", "CreateMatch", "1. Create a match (or join one "
-                          "created for you)."),
-        "receivePrompt": op("receive", "seat", "SeatPrompted", "2. Wait for your view and legal "
+        "createMatch": op("send", "commands", "CreateMatch", "1a. An organiser creates a "
+                          "match, holding seats itself, naming their holders or leaving them "
+                          "open."),
+        "joinMatch": op("send", "commands", "JoinMatch", "1b. Or join an open seat."),
+        "registerEntrant": op("send", "commands", "RegisterEntrant", "1c. Or enter a "
+                              "tournament."),
+        "receiveEntry": op("receive", "inbox", "EntrantAccepted", "Your tournament entry."),
+        "receiveGrant": op("receive", "inbox", "SeatGranted", "2. Your seat's token and the "
+                           "stream of its prompts."),
+        "receivePrompt": op("receive", "seat", "SeatPrompted", "3. Wait for your view and legal "
                             "actions on your seat's stream."),
-        "submitAction": op("send", "commands", "SubmitAction", "3. Answer the prompt's decision "
-                           "with one of its legal actions and a fresh command id."),
-        "receiveRejection": op("receive", "replies", "ActionRejected", "4. A refused command "
+        "submitAction": op("send", "commands", "SubmitAction", "4. Answer the prompt's decision "
+                           "with one of its legal actions, your token and a fresh command id."),
+        "receiveRejection": op("receive", "inbox", "ActionRejected", "5. A refused command "
                                "comes back with its reason; an accepted one shows as your next "
                                "prompt."),
-        "receiveResult": op("receive", "results", "MatchFinished", "5. The match has ended."),
+        "receiveRefusal": op("receive", "inbox", "CommandRefused", "A refused create, join or "
+                             "registration."),
+        "receiveResult": op("receive", "inbox", "MatchFinished", "6. The match has ended."),
         "auditLog": op("receive", "matchLog", "LogEntry", "Auditors read the whole log."),
     }
     return {

@@ -8,6 +8,7 @@ can never change without rewriting every key; it is fixed here once.
 
 from __future__ import annotations
 
+import re
 import zlib
 
 SHARDS = 16
@@ -59,9 +60,38 @@ def matches_key(shard: int) -> str:
     return f"{_tag(shard)}:matches"
 
 
-def seat_key(match_id: str, seat: int) -> str:
-    """The stream one seat reads: its prompts (view and legal actions), one entry per decision."""
-    return f"{{s{shard_of(match_id)}}}:seat:{match_id}:{seat}"
+def lobby_key(match_id: str) -> str:
+    """A match waiting for clients to join its open seats (gone once the match has started)."""
+    return f"{_tag(shard_of(match_id))}:lobby:{match_id}"
+
+
+CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+"""What a client id may be: it becomes part of key names and of Redis ACL key patterns, so no
+glob characters, colons or braces."""
+
+
+def valid_client_id(client: str) -> bool:
+    return CLIENT_ID.fullmatch(client) is not None
+
+
+def client_prefix(client: str) -> str:
+    """Every stream written for one client starts with this; one ACL pattern
+    (``%R~siege:client:{<id>}:*``) opens exactly these to that client. The hash tag keeps a
+    client's streams in one cluster slot, so it can read them all in one XREAD."""
+    if not valid_client_id(client):
+        raise ValueError(f"invalid client id {client!r}")
+    return f"siege:client:{{{client}}}:"
+
+
+def inbox_key(client: str) -> str:
+    """A client's own inbox: seat grants, refusals of its commands, ends of its matches."""
+    return client_prefix(client) + "inbox"
+
+
+def view_key(client: str, match_id: str, seat: int) -> str:
+    """The stream one seat's holder reads: its prompts (view and legal actions), one entry per
+    decision, with entry id ``<decision>-1``."""
+    return f"{client_prefix(client)}seat:{match_id}:{seat}"
 
 
 # Streams that are not per match: commands in, rejections and results out.
@@ -72,7 +102,6 @@ RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"
 RESULTS_HASH = "siege:results:by-match"
 SEAT_SECRET_KEY = "siege:secret:seats"  # restricted: only the match service reads it
-INBOX_PREFIX = "siege:inbox:"  # + a client's own id: replies meant for that client alone
 DEADLINES_KEY = "siege:deadlines"  # sorted set: decision clocks, scored by their due time (ms)
 
 

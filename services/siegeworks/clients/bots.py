@@ -3,19 +3,24 @@ with ``SubmitAction``, exactly as an outside client would."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
 import msgspec
 
 from siege.bots.protocol import Bot
 from siege.bots.registry import make_bot
-from siege.contracts.messages import MatchSeated, SeatPrompted, SubmitAction
+from siege.contracts.messages import SeatGranted, SeatPrompted, SubmitAction
 from siege.dice.fair import BotRng
 from siege.engine.codecs import action_list_decoder, view_decoder
-from siegeworks.bus import COMMANDS, Bus, seat_topic
+from siege.eventlog.keys import view_key
+from siegeworks.bus import COMMANDS, Bus
 
 
 class BotSeat:
-    def __init__(self, bus: Bus, game: str, bot: Bot, rng: BotRng) -> None:
+    def __init__(self, bus: Bus, client: str, game: str, bot: Bot, rng: BotRng) -> None:
         self.bus = bus
+        self.client = client
         self.bot = bot
         self.rng = rng
         self._actions = action_list_decoder(game)
@@ -43,7 +48,7 @@ class BotSeat:
         await self.bus.publish(COMMANDS, SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
-            action=msgspec.msgpack.encode(action), token=self.token))
+            action=msgspec.msgpack.encode(action), token=self.token, client=self.client))
 
 
 def _list_of(raws: list[msgspec.Raw]) -> bytes:
@@ -52,22 +57,29 @@ def _list_of(raws: list[msgspec.Raw]) -> bytes:
 
 
 def make_seats(
-    bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
+    bus: Bus, client: str, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
 ) -> list[BotSeat]:
-    return [BotSeat(bus, game, make_bot(game, name), BotRng(rng_seed, f"{match_id}:{seat}"))
+    return [BotSeat(bus, client, game, make_bot(game, name),
+                    BotRng(rng_seed, f"{match_id}:{seat}"))
             for seat, name in enumerate(bot_names)]
 
 
 def seat_bots(
-    bus: Bus, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
+    bus: Bus, client: str, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
 ) -> list[BotSeat]:
-    """Seats bots on an in-process bus; they act once :func:`hand_tokens` gives them tokens."""
-    seats = make_seats(bus, game, match_id, bot_names, rng_seed)
-    for seat, client in enumerate(seats):
-        bus.subscribe(seat_topic(match_id, seat), client.on_prompt)
+    """Seats bots on an in-process bus; they act once their grants (:func:`hand_token`) come."""
+    seats = make_seats(bus, client, game, match_id, bot_names, rng_seed)
+    for seat, bot in enumerate(seats):
+        bus.subscribe(view_key(client, match_id, seat), bot.on_prompt)
     return seats
 
 
-async def hand_tokens(seats: list[BotSeat], seated: MatchSeated) -> None:
-    for client, token in zip(seats, seated.tokens, strict=True):
-        await client.set_token(token)
+class TokenHolder(Protocol):
+    async def set_token(self, token: str) -> None: ...
+
+
+async def hand_token(seats: Mapping[str, Sequence[TokenHolder]], granted: SeatGranted) -> None:
+    """Gives a granted token to the seat it is for, when it is one of ``seats``' matches."""
+    holders = seats.get(granted.match_id)
+    if holders is not None and 0 <= granted.seat < len(holders):
+        await holders[granted.seat].set_token(granted.token)

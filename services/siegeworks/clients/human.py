@@ -29,9 +29,10 @@ def render_view(view: Any, indent: str = "  ") -> str:
 
 
 class HumanSeat:
-    def __init__(self, bus: Bus, game: str, seat: int, ask: Callable[[str], str] = input,
-                 show: Callable[[str], None] = print) -> None:
+    def __init__(self, bus: Bus, client: str, game: str, seat: int,
+                 ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
         self.bus = bus
+        self.client = client
         self.seat = seat
         self.ask = ask
         self.show = show
@@ -56,7 +57,7 @@ class HumanSeat:
         await self.bus.publish(COMMANDS, SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
-            action=msgspec.msgpack.encode(legal[choice]), token=self.token))
+            action=msgspec.msgpack.encode(legal[choice]), token=self.token, client=self.client))
 
     async def _choose(self, options: int) -> int:
         while True:

@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from redis.asyncio import Redis
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
-from siege.eventlog.keys import seat_key
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 
@@ -28,16 +27,14 @@ class SeatReader:
         self.handled = 0  # prompts handed to seats, for progress and stall detection
         self._followed: dict[str, str] = {}
 
-    def subscribe_seat(self, match_id: str, seat: int, handler: PromptHandler) -> None:
-        key = seat_key(match_id, seat)
-        self._handlers[key] = handler
-        self._cursor[key] = "0-0"
+    def subscribe_seat(self, stream: str, handler: PromptHandler) -> None:
+        """Reads a seat's prompts from ``stream`` (``view_key``, or a grant's ``stream``)."""
+        self._handlers[stream] = handler
+        self._cursor[stream] = "0-0"
 
-    def drop_match(self, match_id: str, seats: int) -> None:
-        for seat in range(seats):
-            key = seat_key(match_id, seat)
-            self._handlers.pop(key, None)
-            self._cursor.pop(key, None)
+    def drop_seat(self, stream: str) -> None:
+        self._handlers.pop(stream, None)
+        self._cursor.pop(stream, None)
 
     async def cursor_of(self, stream: str) -> str:
         """The id after which entries written from now on will appear."""

@@ -1,55 +1,110 @@
-"""Match service: creates matches and checks the shape of incoming commands.
+"""Match service: creates matches, seats clients and checks the shape of incoming commands.
 
 Everything about a game is left to the rules service.
 """
 
 from __future__ import annotations
 
-from siege.contracts.events import MatchCreated
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
     ActionRejected,
+    CommandRefused,
     CreateMatch,
+    JoinMatch,
     LogAppended,
-    MatchSeated,
+    Message,
+    SeatGranted,
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.engine.registry import UnknownGameError, get_engine
+from siege.eventlog.keys import inbox_key, valid_client_id, view_key
+from siege.hosting.lobby import Lobby, Refusal, claim, created_event, seat_holders
+from siege.hosting.match_state import MatchState
 from siege.hosting.seats import check_token, seat_token
-from siegeworks.bus import LOG, REPLIES, RULES
+from siegeworks.bus import LOG, RULES, reply_topic
 from siegeworks.context import ServiceContext
 
 
-def created_event(cmd: CreateMatch) -> MatchCreated:
-    engine = get_engine(cmd.game)
-    players = len(cmd.seat_names)
-    if not engine.min_players <= players <= engine.max_players:
-        raise ValueError(
-            f"{cmd.game} takes {engine.min_players}..{engine.max_players} players, not {players}"
-        )
-    return MatchCreated(game=cmd.game, players=players, seat_names=cmd.seat_names,
-                        options=cmd.options)
+async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
+                 refusal: Refusal) -> None:
+    ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
+                    detail=refusal.detail)
+    if valid_client_id(client):  # with no valid sender there is nobody to tell
+        await ctx.bus.publish(inbox_key(client), CommandRefused(
+            command=command, subject=subject, code=refusal.code, detail=refusal.detail))
+
+
+async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:
+    """Hands a seat's token to its holder, never to the log or a shared stream."""
+    await ctx.bus.publish(inbox_key(client), SeatGranted(
+        match_id=match_id, game=game, seat=seat,
+        token=seat_token(ctx.seat_secret, match_id, seat),
+        stream=view_key(client, match_id, seat)))
 
 
 async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
-    try:
-        event = created_event(cmd)
-    except (UnknownGameError, ValueError) as err:
-        ctx.logger.warning("create_refused", match_id=cmd.match_id, reason=str(err))
+    holders = seat_holders(cmd)
+    if isinstance(holders, Refusal):
+        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, holders)
         return
+    if not all(holders) and (await ctx.loader.load(cmd.match_id)).created is None:
+        lobby = await ctx.lobbies.open(cmd.match_id, Lobby(
+            create=cmd, clients=holders, seat_names=list(cmd.seat_names)))
+        for seat, client in enumerate(lobby.clients):
+            if client:
+                await grant(ctx, cmd.match_id, cmd.game, seat, client)
+        return
+    await start(ctx, cmd, holders, list(cmd.seat_names))
+
+
+async def start(ctx: ServiceContext, cmd: CreateMatch, holders: list[str],
+                seat_names: list[str], grants: bool = True) -> None:
+    """Starts the log of a match whose seats are all held (or re-announces one started);
+    ``grants`` False when each holder was granted its seat as it joined."""
+    event = created_event(cmd, holders, seat_names)
     ms, appended = await ctx.loader.append_owed(
         cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
     )
-    if ms.created is not None and ms.created.game == cmd.game:
-        # Tokens go to the creator only (and again on a repeated create): never into the log.
-        tokens = [seat_token(ctx.seat_secret, cmd.match_id, s) for s in range(event.players)]
-        await ctx.bus.publish(cmd.reply_to, MatchSeated(match_id=cmd.match_id, tokens=tokens))
+    if ms.created is None or ms.created.game != cmd.game:
+        return  # the id names another match: nothing of it is granted
+    # Tokens go to the holders again on a repeated create: a creator that lost them recovers.
+    for seat, client in enumerate(ms.created.clients if grants else ()):
+        await grant(ctx, cmd.match_id, cmd.game, seat, client)
     # A repeated create (a re-run with the same seed, a redelivery) re-announces the head, so
     # the other services resume a match left unfinished and report one already finished.
     first = 1 if appended else ms.head_seq
     await ctx.bus.publish(LOG, LogAppended(
         match_id=cmd.match_id, first=first, last=ms.head_seq, reannounce=not appended))
+
+
+async def on_join_match(ctx: ServiceContext, cmd: JoinMatch) -> None:
+    ms = await ctx.loader.load(cmd.match_id)
+    if ms.created is not None:
+        await rejoin(ctx, ms, cmd)
+        return
+    outcome = await ctx.lobbies.change(
+        cmd.match_id, lambda lobby: claim(lobby, cmd.client, cmd.seat, cmd.name))
+    if outcome is None:
+        outcome = Refusal(RejectionCode.UNKNOWN_MATCH, "no match waiting for players")
+    if isinstance(outcome, Refusal):
+        await refuse(ctx, cmd.client, "cmd.join_match", cmd.match_id, outcome)
+        return
+    lobby, seat = outcome
+    await grant(ctx, cmd.match_id, lobby.create.game, seat, cmd.client)
+    if lobby.full:
+        await start(ctx, lobby.create, lobby.clients, lobby.seat_names, grants=False)
+        await ctx.lobbies.close(cmd.match_id)
+
+
+async def rejoin(ctx: ServiceContext, ms: MatchState, cmd: JoinMatch) -> None:
+    """A join after the match started: only a seat's holder gets its grant again."""
+    assert ms.created is not None
+    if cmd.client in ms.created.clients:
+        await grant(ctx, cmd.match_id, ms.created.game, ms.created.clients.index(cmd.client),
+                    cmd.client)
+    else:
+        await refuse(ctx, cmd.client, "cmd.join_match", cmd.match_id,
+                     Refusal(RejectionCode.MATCH_FULL, "the match has started"))
 
 
 def check_command(ctx: ServiceContext, cmd: SubmitAction) -> tuple[RejectionCode, str] | None:
@@ -67,6 +122,18 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
         await ctx.bus.publish(RULES, cmd)
         return
     code, detail = refused
-    await ctx.bus.publish(REPLIES, ActionRejected(
+    await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
         match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=code,
         detail=detail))
+
+
+async def on_command(ctx: ServiceContext, message: Message) -> None:
+    """Everything a client writes on the command stream."""
+    if isinstance(message, CreateMatch):
+        await on_create_match(ctx, message)
+    elif isinstance(message, JoinMatch):
+        await on_join_match(ctx, message)
+    elif isinstance(message, SubmitAction):
+        await on_submit_action(ctx, message)
+    else:  # a notice is no command: nobody to answer, so the log line is all
+        ctx.logger.warning("not_a_command", type=type(message).__name__)

@@ -12,10 +12,11 @@ import msgspec
 
 from siege.contracts.events import Event
 from siege.contracts.messages import ActionRejected, LogAppended, SeatPrompted, SubmitAction
+from siege.eventlog.keys import view_key
 from siege.hosting.clocks import deadline_member, timeout_ms
 from siege.hosting.match_state import MatchState
 from siege.hosting.rules import Rejection, accept_action, expected_follow_up
-from siegeworks.bus import LOG, REPLIES, seat_topic
+from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
 
 _encoder = msgspec.msgpack.Encoder()
@@ -31,7 +32,7 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
 
     ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, optimistic=True)
     if isinstance(outcome, Rejection):
-        await ctx.bus.publish(REPLIES, ActionRejected(
+        await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
             match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
             code=outcome.code, detail=outcome.detail))
         # A redelivered command after a crash lands here as a duplicate: finish what the crash
@@ -72,6 +73,7 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
             ctx.prompted.pop((ms.match_id, seat), None)
         return
     pending = engine.pending(ms.game)
+    holders = ms.created.clients if ms.created else []
     for seat in sorted(pending.seats):
         key = (ms.match_id, seat)
         if ctx.prompted.get(key) == pending.decision:
@@ -83,5 +85,6 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
         await ctx.bus.set_deadline(deadline_member(ms.match_id, seat, pending.decision), due)
         legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]
         view = msgspec.Raw(_encoder.encode(engine.view(ms.game, seat)))
-        await ctx.bus.publish(seat_topic(ms.match_id, seat), SeatPrompted(
+        # Only the seat's holder can read this stream (ACL pattern on its client prefix).
+        await ctx.bus.publish(view_key(holders[seat], ms.match_id, seat), SeatPrompted(
             match_id=ms.match_id, seat=seat, decision=pending.decision, view=view, legal=legal))

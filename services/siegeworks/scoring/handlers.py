@@ -9,7 +9,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from siege.contracts.messages import LogAppended, MatchFinished
-from siege.eventlog.keys import RESULTS_HASH
+from siege.eventlog.keys import RESULTS_HASH, inbox_key
 from siege.eventlog.log import EventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState
@@ -84,12 +84,16 @@ async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppend
         return
     # No existence check against the store: recording is idempotent, so a redelivered end is
     # simply refused there, and unfinished matches cost no extra round trip.
-    result = result_of(await ctx.loader.load(note.match_id))
-    if result is None:
+    ms = await ctx.loader.load(note.match_id)
+    result = result_of(ms)
+    if result is None or ms.created is None:
         return
     ctx.loader.forget(note.match_id)  # a finished match needs no cached state here
     if await results.record(result):
         await ctx.bus.publish(RESULTS, result)
+        # Each holder hears of the end on its own inbox, the one stream it can surely read.
+        for client in dict.fromkeys(ms.created.clients):
+            await ctx.bus.publish(inbox_key(client), result)
 
 
 async def rebuild(log: EventLog, results: Results) -> int:

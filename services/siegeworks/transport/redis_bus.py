@@ -19,7 +19,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
-from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, bus_key, seat_key, shard_of
+from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, bus_key, shard_of
 from siegeworks import bus as topics
 
 
@@ -47,8 +47,8 @@ class RedisBus:
                     key = bus_key(shard_of(message.match_id), audience)
                     self._out.append((key, pointer_fields(message), "*"))
         elif isinstance(message, SeatPrompted):
-            self._out.append((seat_key(message.match_id, message.seat),
-                              {"m": bus_encoder.encode(message)}, f"{message.decision}-1"))
+            self._out.append((topic, {"m": bus_encoder.encode(message)},
+                              f"{message.decision}-1"))
         else:  # every other topic is the name of its stream
             self._out.append((topic, {"m": bus_encoder.encode(message)}, "*"))
         if not self.buffered:

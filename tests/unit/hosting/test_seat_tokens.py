@@ -9,13 +9,14 @@ import msgspec
 from siege.contracts.messages import (
     ActionRejected,
     CreateMatch,
-    MatchSeated,
     Message,
+    SeatGranted,
     SeatPrompted,
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.codecs import action_list_decoder
+from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import MemoryEventLog
 from siege.hosting.clock import FixedClock
 from siegeworks import bus as topics
@@ -35,14 +36,17 @@ def test_commands_need_the_token_of_their_seat_and_match() -> None:
         async def prompt(message: SeatPrompted) -> None:
             prompts.append(message)
 
-        wired.bus.subscribe(topics.REPLIES, keep)
+        wired.bus.subscribe(inbox_key("c1"), keep)
         for match_id in ("m-a", "m-b"):
             for seat in range(3):
-                wired.bus.subscribe(topics.seat_topic(match_id, seat), prompt)
+                wired.bus.subscribe(view_key("c1", match_id, seat), prompt)
             await wired.bus.publish(topics.COMMANDS, CreateMatch(
-                match_id=match_id, game="castle-dash", seat_names=["x", "y", "z"]))
+                match_id=match_id, game="castle-dash", seat_names=["x", "y", "z"],
+                client="c1"))
         await wired.bus.drain()
-        tokens = {m.match_id: m.tokens for m in seen if isinstance(m, MatchSeated)}
+        grants = sorted((m.match_id, m.seat, m.token) for m in seen if isinstance(m, SeatGranted))
+        tokens = {match_id: [t for m, _, t in grants if m == match_id]
+                  for match_id in ("m-a", "m-b")}
         assert len(set(tokens["m-a"]) | set(tokens["m-b"])) == 6  # every seat its own token
 
         first = next(p for p in prompts if p.match_id == "m-a")
@@ -52,7 +56,8 @@ def test_commands_need_the_token_of_their_seat_and_match() -> None:
 
         def command(token: str, command_id: str) -> SubmitAction:
             return SubmitAction(match_id="m-a", seat=first.seat, decision=first.decision,
-                                command_id=command_id, action=action, token=token)
+                                command_id=command_id, action=action, token=token,
+                                client="c1")
 
         before = await log.read("m-a")
         for n, token in enumerate(["", "00" * 32, tokens["m-a"][other_seat],

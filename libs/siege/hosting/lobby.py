@@ -1,0 +1,87 @@
+"""Open seats: a match created with seats nobody holds yet waits in a lobby until clients join.
+
+The match log starts only when every seat is held, so no clock runs and no prompt goes out
+before a seat has someone to answer it. The lobby is routing data, not game state: it never
+enters the log, which records the final holders in ``MatchCreated.clients``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from siege.contracts.events import MatchCreated
+from siege.contracts.messages import CreateMatch
+from siege.contracts.rejections import RejectionCode
+from siege.engine.registry import UnknownGameError, get_engine
+from siege.eventlog.keys import valid_client_id
+
+OPEN = ""  # an unheld seat in ``CreateMatch.clients``
+
+
+class Lobby(msgspec.Struct, frozen=True, kw_only=True):
+    create: CreateMatch
+    clients: list[str]  # the holder of each seat, OPEN while nobody holds it
+    seat_names: list[str]
+
+    @property
+    def full(self) -> bool:
+        return OPEN not in self.clients
+
+
+class Refusal(msgspec.Struct, frozen=True):
+    code: RejectionCode
+    detail: str
+
+
+def seat_holders(cmd: CreateMatch) -> list[str] | Refusal:
+    """Who holds each seat of a create command, or why the command is refused."""
+    if not valid_client_id(cmd.client):
+        return Refusal(RejectionCode.BAD_CLIENT, f"invalid client id {cmd.client!r}")
+    try:
+        engine = get_engine(cmd.game)
+    except UnknownGameError as err:
+        return Refusal(RejectionCode.UNKNOWN_GAME, str(err))
+    players = len(cmd.seat_names)
+    if not engine.min_players <= players <= engine.max_players:
+        return Refusal(RejectionCode.BAD_SEATS, f"{cmd.game} takes {engine.min_players}.."
+                       f"{engine.max_players} players, not {players}")
+    holders = list(cmd.clients) or [cmd.client] * players
+    if len(holders) != players:
+        return Refusal(RejectionCode.BAD_SEATS,
+                       f"{len(holders)} seat holders for {players} seats")
+    bad = [c for c in holders if c != OPEN and not valid_client_id(c)]
+    if bad:
+        return Refusal(RejectionCode.BAD_CLIENT, f"invalid client id {bad[0]!r}")
+    return holders
+
+
+def created_event(cmd: CreateMatch, holders: list[str], seat_names: list[str]) -> MatchCreated:
+    return MatchCreated(game=cmd.game, players=len(holders), seat_names=seat_names,
+                        options=cmd.options, clients=holders)
+
+
+def claim(lobby: Lobby, client: str, wanted: int, name: str) -> tuple[Lobby, int] | Refusal:
+    """The lobby after ``client`` takes seat ``wanted`` (-1: the lowest open one) and the seat
+    it holds; a client already seated keeps its seat, so a retried join is harmless."""
+    if not valid_client_id(client):
+        return Refusal(RejectionCode.BAD_CLIENT, f"invalid client id {client!r}")
+    if client in lobby.clients:
+        return lobby, lobby.clients.index(client)
+    if wanted == -1:
+        if lobby.full:
+            return Refusal(RejectionCode.MATCH_FULL, "every seat is held")
+        wanted = lobby.clients.index(OPEN)
+    if not 0 <= wanted < len(lobby.clients):
+        return Refusal(RejectionCode.UNKNOWN_SEAT, f"no seat {wanted}")
+    if lobby.clients[wanted] != OPEN:
+        return Refusal(RejectionCode.SEAT_TAKEN, f"seat {wanted} is held")
+    clients = list(lobby.clients)
+    clients[wanted] = client
+    names = list(lobby.seat_names)
+    if name:
+        names[wanted] = name[:64]
+    return Lobby(create=lobby.create, clients=clients, seat_names=names), wanted
+
+
+lobby_encoder = msgspec.msgpack.Encoder()
+lobby_decoder = msgspec.msgpack.Decoder(Lobby)
