@@ -21,6 +21,7 @@ from siege.engine.registry import game_names, get_engine
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
+from siegeworks import bus as topics
 from siegeworks.cli_common import RedisUrl, check_table, err, fail, out, run_async
 from siegeworks.clients.human import HumanSeat
 from siegeworks.redis_target import data_dir, open_log
@@ -53,12 +54,19 @@ def run(
         help="Stamp every event with this time (ms) instead of the clock.")] = None,
     in_process: Annotated[bool, typer.Option(
         help="Run the four services' handlers in this process over an in-memory bus.")] = False,
+    open_seats: Annotated[int, typer.Option(
+        min=0, help="Leave the last N seats of each match for outside clients to join "
+        "(JoinMatch; see docs/clients.md). Waits for them.")] = 0,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play bot matches, store their logs in Redis, and audit every one."""
     check_table(game, players, bots)
+    if open_seats and in_process:
+        raise fail("--open-seats needs the services: outside clients cannot reach one process")
+    if open_seats >= players:
+        raise fail(f"--open-seats {open_seats} leaves no seat for a bot; at most {players - 1}")
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
-                    seed=seed, fixed_clock_ms=fixed_clock)
+                    seed=seed, fixed_clock_ms=fixed_clock, open_seats=open_seats)
     failed = run_async(_run(cfg, redis_url, in_process))
     if failed:
         raise typer.Exit(1)
@@ -111,7 +119,13 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
         async with procs.running(redis):
             out.print("services up: " + ", ".join(
                 f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
-            return await play_remote(cfg, redis, advance)
+            if cfg.open_seats:
+                out.print(f"waiting for outside clients on {cfg.open_seats} open seat(s) of "
+                          f"each match (JoinMatch on {topics.COMMANDS}); match ids: "
+                          + ", ".join(cfg.match_id(i) for i in range(cfg.matches)))
+            # Outside clients may take their time to join: only the bots' own clocks apply.
+            stall = float("inf") if cfg.open_seats else 60.0
+            return await play_remote(cfg, redis, advance, stall_timeout_s=stall)
     finally:
         out.print("services stopped: " + ", ".join(
             f"{s} exit {c}" for s, c in procs.exit_codes.items()))

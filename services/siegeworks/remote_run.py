@@ -19,6 +19,7 @@ from siege.contracts.messages import (
 )
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
+from siege.hosting.lobby import OPEN
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
@@ -62,8 +63,17 @@ class MatchSpec:
     match_id: str
     game: str
     seat_names: list[str]
-    bots: list[str]  # the bot playing each seat
+    bots: list[str]  # the bot playing each seat; OPEN for a seat an outside client plays
     options: dict[str, str] = field(default_factory=dict)
+    # Per seat without a bot: the outside client holding it, or OPEN for whoever joins first.
+    outsiders: list[str] = field(default_factory=list)
+
+    def holders(self, client: str) -> list[str]:
+        """``CreateMatch.clients`` when this run is ``client``: empty when it holds every seat."""
+        if all(self.bots):
+            return []
+        outsiders = self.outsiders or [OPEN] * len(self.bots)
+        return [client if bot else outsiders[seat] for seat, bot in enumerate(self.bots)]
 
 
 async def play_remote(
@@ -75,9 +85,11 @@ async def play_remote(
 ) -> RunResult:
     master = cfg.master_seed()
     names = cfg.seat_bots()
+    # The last ``open_seats`` seats of each match wait for outside clients (JoinMatch).
+    bots = [OPEN if seat >= cfg.players - cfg.open_seats else n for seat, n in enumerate(names)]
     specs = [MatchSpec(match_id=cfg.match_id(i), game=cfg.game,
-                       seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
-                       bots=names, options=cfg.options) for i in range(cfg.matches)]
+                       seat_names=[f"{name or 'open'}-{seat}" for seat, name in enumerate(bots)],
+                       bots=bots, options=cfg.options) for i in range(cfg.matches)]
     bots_seed = bot_seed_for(master) if master else new_seed()
     finished = await play_specs(specs, redis, bots_seed, on_finished, stall_timeout_s, probe)
     return RunResult([s.match_id for s in specs], [finished[s.match_id] for s in specs])
@@ -102,7 +114,7 @@ async def play_specs(
     # must write the same log.
     client = "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16]
     reader.follow(inbox_key(client), "0-0")
-    clients: dict[str, list[BotSeat]] = {}
+    clients: dict[str, list[BotSeat | None]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     finished: dict[str, MatchFinished] = {}
     wanted = {spec.match_id for spec in specs}
@@ -123,10 +135,11 @@ async def play_specs(
             clients[spec.match_id] = make_seats(bus, client, spec.game, spec.match_id,
                                                 spec.bots, bots_seed)
             for seat, bot in enumerate(clients[spec.match_id]):
-                reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt)
+                if bot is not None:
+                    reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt)
             await bus.publish(topics.COMMANDS, CreateMatch(
                 match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
-                options=spec.options, client=client))
+                options=spec.options, client=client, clients=spec.holders(client)))
 
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled

@@ -36,6 +36,7 @@ class RunConfig:
     seed: int | None = None
     fixed_clock_ms: int | None = None
     options: dict[str, str] = field(default_factory=dict)
+    open_seats: int = 0  # seats per match left for outside clients to join (services only)
 
     def clock(self) -> Clock:
         return FixedClock(self.fixed_clock_ms) if self.fixed_clock_ms is not None else SystemClock()
@@ -73,7 +74,7 @@ async def play_matches(
     wired = wire_in_process(log, cfg.clock(), master)
     bot_seed = bot_seed_for(master) if master else new_seed()
 
-    clients: dict[str, list[BotSeat]] = {}
+    clients: dict[str, list[BotSeat | None]] = {}
 
     async def finished(result: MatchFinished) -> None:
         on_finished(result)

@@ -8,7 +8,6 @@ import os
 import signal
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -107,16 +106,6 @@ async def check_logs_views_and_results(client: redis.asyncio.Redis, match_ids: l
             decisions = [p.decision for p in prompts if isinstance(p, SeatPrompted)]
             assert decisions == sorted(set(decisions)), "a view was sent twice"
             assert {d for s, d in acted if s == seat} <= set(decisions), "a view was lost"
-
-
-@pytest.fixture
-def services(redis_url: str, redis_client: redis.asyncio.Redis, tmp_path: Path, run: Run):
-    procs = ServiceProcesses(redis_url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"})
-    procs.start_all()
-    run(procs.wait_healthy(redis_client))
-    yield procs
-    codes = procs.stop_all()
-    assert all(code == 0 for service, code in codes.items() if service in procs.procs)
 
 
 def test_matches_finish_through_the_services(services: ServiceProcesses, run: Run,

@@ -58,19 +58,21 @@ def _list_of(raws: list[msgspec.Raw]) -> bytes:
 
 def make_seats(
     bus: Bus, client: str, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
-) -> list[BotSeat]:
+) -> list[BotSeat | None]:
+    """A bot per seat; None for a seat whose name is empty (someone else plays it)."""
     return [BotSeat(bus, client, game, make_bot(game, name),
-                    BotRng(rng_seed, f"{match_id}:{seat}"))
+                    BotRng(rng_seed, f"{match_id}:{seat}")) if name else None
             for seat, name in enumerate(bot_names)]
 
 
 def seat_bots(
     bus: Bus, client: str, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
-) -> list[BotSeat]:
+) -> list[BotSeat | None]:
     """Seats bots on an in-process bus; they act once their grants (:func:`hand_token`) come."""
     seats = make_seats(bus, client, game, match_id, bot_names, rng_seed)
     for seat, bot in enumerate(seats):
-        bus.subscribe(view_key(client, match_id, seat), bot.on_prompt)
+        if bot is not None:
+            bus.subscribe(view_key(client, match_id, seat), bot.on_prompt)
     return seats
 
 
@@ -78,8 +80,10 @@ class TokenHolder(Protocol):
     async def set_token(self, token: str) -> None: ...
 
 
-async def hand_token(seats: Mapping[str, Sequence[TokenHolder]], granted: SeatGranted) -> None:
-    """Gives a granted token to the seat it is for, when it is one of ``seats``' matches."""
-    holders = seats.get(granted.match_id)
-    if holders is not None and 0 <= granted.seat < len(holders):
-        await holders[granted.seat].set_token(granted.token)
+async def hand_token(seats: Mapping[str, Sequence[TokenHolder | None]],
+                     granted: SeatGranted) -> None:
+    """Gives a granted token to the seat it is for, when that seat is one of ours."""
+    holders = seats.get(granted.match_id, ())
+    holder = holders[granted.seat] if 0 <= granted.seat < len(holders) else None
+    if holder is not None:
+        await holder.set_token(granted.token)

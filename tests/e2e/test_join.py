@@ -1,0 +1,90 @@
+"""Outside clients join open seats through the real services and play to the end."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio
+
+from siege.contracts.events import MatchCreated
+from siege.contracts.messages import (
+    CommandRefused,
+    JoinMatch,
+    MatchFinished,
+    SeatGranted,
+)
+from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.audit import audit
+from siege.hosting.lobby import OPEN
+from siege.hosting.match_state import codec_for
+from siegeworks.clients.bots import BotSeat, make_seats
+from siegeworks.clients.remote import SeatReader
+from siegeworks.remote_run import MatchSpec, play_specs
+from siegeworks.supervisor import ServiceProcesses
+from siegeworks.transport.redis_bus import RedisBus
+
+Run = Callable[[Awaitable[Any]], Any]
+
+
+async def outsider(redis_client: redis.asyncio.Redis, client: str, match_id: str,
+                   seen: list) -> MatchFinished:
+    """A client that knows only the contract: join, take the grant, play its seat, see the end."""
+    bus, reader = RedisBus(redis_client), SeatReader(redis_client, block_ms=200)
+    reader.follow(inbox_key(client), "0-0")
+    await bus.publish(COMMANDS_STREAM, JoinMatch(match_id=match_id, client=client, name=client))
+    seat: BotSeat | None = None
+    while True:
+        for message in await reader.poll():
+            seen.append(message)
+            if isinstance(message, SeatGranted) and seat is None:
+                seat = make_seats(bus, client, message.game, match_id, ["random"] * 4,
+                                  b"outsider")[message.seat]
+                assert seat is not None
+                await seat.set_token(message.token)
+                reader.subscribe_seat(message.stream, seat.on_prompt)
+            elif isinstance(message, MatchFinished) and message.match_id == match_id:
+                return message
+
+
+def test_outside_clients_join_open_seats_and_the_match_audits(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    spec = MatchSpec(match_id="joined-1", game="castle-dash",
+                     seat_names=["g-0", "g-1", "open-2", "open-3"],
+                     bots=["greedy", "greedy", OPEN, OPEN])
+
+    async def scenario() -> tuple[dict, list, list, list]:
+        seen_a: list = []
+        seen_b: list = []
+        seen_late: list = []
+        played = asyncio.create_task(play_specs([spec], redis_client, b"seed",
+                                                stall_timeout_s=60))
+        finished = await asyncio.wait_for(asyncio.gather(
+            outsider(redis_client, "ann", spec.match_id, seen_a),
+            outsider(redis_client, "bob", spec.match_id, seen_b)), timeout=60)
+        results = await asyncio.wait_for(played, timeout=60)
+        assert finished[0] == finished[1] == results[spec.match_id]
+        # A third client finds the match full; its refusal comes to its own inbox.
+        reader = SeatReader(redis_client, block_ms=200)
+        reader.follow(inbox_key("late"), "0-0")
+        await RedisBus(redis_client).publish(COMMANDS_STREAM, JoinMatch(
+            match_id=spec.match_id, client="late"))
+        while not seen_late:
+            seen_late += await reader.poll()
+        return results, seen_a, seen_b, seen_late
+
+    results, seen_a, seen_b, seen_late = run(scenario())
+    entries = run(RedisEventLog(redis_client).read(spec.match_id))
+    assert audit(entries).ok
+    created = codec_for("castle-dash").decode(entries[0][1]).event
+    assert isinstance(created, MatchCreated)
+    assert sorted(created.clients[2:]) == ["ann", "bob"]
+    assert created.clients[0] == created.clients[1] != OPEN  # the organiser's run
+    grants_a = [m for m in seen_a if isinstance(m, SeatGranted)]
+    assert len(grants_a) == 1 and grants_a[0].seat in (2, 3)
+    assert [(m.code, m.subject) for m in seen_late if isinstance(m, CommandRefused)] == [
+        (RejectionCode.MATCH_FULL, spec.match_id)]
