@@ -1,9 +1,11 @@
-# Everything a fresh machine with Python 3.11, make and git needs: a local virtualenv from the
-# lock file. `make run` plays audited bot matches; `make test` runs the whole suite.
+# Everything a fresh machine with Python 3.11, Node 20, make and git needs: a local virtualenv
+# from the lock file (and clients/js's npm packages for the tests). `make run` plays audited bot
+# matches; `make test` runs the whole suite.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+JS_DEPS := clients/js/node_modules/.package-lock.json
 RUN_ARGS ?= --game castle-dash --matches 20 --players 4 --bots greedy,random
 PYTEST_ARGS ?=
 
@@ -21,8 +23,12 @@ $(STAMP): pyproject.toml requirements.lock
 run: install
 	$(BIN)/siege run $(RUN_ARGS)
 
-test: install
+test: install $(JS_DEPS)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The Node client in clients/js (tests/e2e/test_js_client.py runs it).
+$(JS_DEPS): clients/js/package.json clients/js/package-lock.json
+	cd clients/js && npm ci --no-audit --no-fund
 
 bench: install
 	$(BIN)/python tests/bench/run.py

@@ -1,0 +1,121 @@
+"""The Node client in clients/js joins an open seat through the real services and plays it out.
+
+It knows only the published contract (docs/clients.md), so this is the proof that the contract
+is enough for a client in another language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import shutil
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import redis.asyncio
+
+from siege.contracts.events import ActionAccepted, MatchCreated
+from siege.eventlog.keys import COMMANDS_STREAM
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.audit import audit
+from siege.hosting.lobby import OPEN
+from siege.hosting.match_state import codec_for
+from siegeworks.remote_run import MatchSpec, play_specs
+from siegeworks.supervisor import ServiceProcesses
+
+Run = Callable[[Awaitable[Any]], Any]
+
+JS_DIR = Path(__file__).resolve().parents[2] / "clients" / "js"
+CLIENT = "jsbot"
+TIMEOUT_S = 90
+
+
+def node_command() -> str:
+    """The node binary; the client's dependencies must be installed (``make test`` does)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: the JS client test needs Node 20")
+    if not (JS_DIR / "node_modules" / ".package-lock.json").is_file():
+        pytest.fail(f"{JS_DIR / 'node_modules'} is missing: run `make test`, or "
+                    f"`cd {JS_DIR} && npm ci`")
+    return node
+
+
+async def created_on_bus(redis_client: redis.asyncio.Redis, match_id: str) -> None:
+    """Returns once the organiser's CreateMatch for ``match_id`` is on the command stream, so a
+    join sent after it reaches the match service after it."""
+    cursor = b"0-0"
+    while True:
+        reply = await redis_client.xread({COMMANDS_STREAM: cursor}, count=100, block=200)
+        for _stream, entries in reply or []:
+            for entry_id, fields in entries:
+                cursor = entry_id
+                message = msgspec.msgpack.decode(fields[b"m"])
+                if message.get("t") == "cmd.create_match" and message.get("match_id") == match_id:
+                    return
+
+
+def test_js_client_joins_an_open_seat_and_plays_to_the_end(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, redis_url: str
+) -> None:
+    node = node_command()
+    spec = MatchSpec(match_id="js-1", game="castle-dash",
+                     seat_names=["g-0", "g-1", "g-2", "open-3"],
+                     bots=["greedy", "greedy", "greedy", OPEN])
+
+    async def scenario() -> tuple[Any, int | None, bytes, bytes]:
+        played = asyncio.create_task(play_specs([spec], redis_client, b"js-seed",
+                                                stall_timeout_s=60))
+        try:
+            await asyncio.wait_for(created_on_bus(redis_client, spec.match_id), timeout=30)
+            proc = await asyncio.create_subprocess_exec(
+                node, str(JS_DIR / "bot.js"), "--redis", redis_url, "--match", spec.match_id,
+                "--client", CLIENT, "--timeout-ms", str(TIMEOUT_S * 1000),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            try:
+                out, err = await asyncio.wait_for(proc.communicate(), timeout=TIMEOUT_S + 15)
+            finally:
+                if proc.returncode is None:
+                    proc.kill()
+                    await proc.wait()
+            if proc.returncode != 0:  # the bot's own report says more than the organiser's stall
+                return None, proc.returncode, out, err
+            try:
+                results = await asyncio.wait_for(played, timeout=60)
+            except Exception as exc:
+                raise AssertionError(f"the bot seats' run failed ({exc!r}); the JS bot said:\n"
+                                     f"{err.decode(errors='replace')}") from exc
+        finally:
+            if not played.done():
+                played.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await played
+        return results[spec.match_id], proc.returncode, out, err
+
+    result, code, out, err = run(scenario())
+    assert code == 0, f"the JS bot exited {code}:\n{err.decode(errors='replace')}"
+    lines = out.decode().splitlines()
+    assert len(lines) == 1, f"expected one JSON line on stdout, got {lines!r}"
+    summary = json.loads(lines[0])
+    seat = summary["seat"]
+    assert summary["match_id"] == spec.match_id == result.match_id
+    assert seat == 3  # the only open seat
+    assert summary["rank"] == result.ranks[seat]
+    assert summary["decisions"] >= 1
+    assert summary["rejected"] == 0, err.decode(errors="replace")
+
+    entries = run(RedisEventLog(redis_client).read(spec.match_id))
+    assert audit(entries).ok
+    codec = codec_for("castle-dash")
+    created = codec.decode(entries[0][1]).event
+    assert isinstance(created, MatchCreated)
+    assert created.clients[seat] == CLIENT
+    assert all(c not in (OPEN, CLIENT) for i, c in enumerate(created.clients) if i != seat)
+    accepted = [e for e in (codec.decode(entry[1]).event for entry in entries)
+                if isinstance(e, ActionAccepted) and e.seat == seat]
+    # Every prompt the bot answered was accepted: the JS client, not a forfeit, played its seat.
+    assert len(accepted) == summary["decisions"]
