@@ -32,7 +32,7 @@ from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import SERVICES, read_health, serve
 from siegeworks.supervisor import ServiceProcesses
-from siegeworks.tournament_cli import enter, standings_cmd, tournament, withdraw
+from siegeworks.tournament_cli import enter, register, standings_cmd, tournament, withdraw
 
 app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
                   no_args_is_help=True, add_completion=False)
@@ -345,6 +345,7 @@ app.command("standings")(standings_cmd)
 app.command()(withdraw)
 app.command()(enter)
 app.command()(acl)
+app.command()(register)
 
 
 if __name__ == "__main__":

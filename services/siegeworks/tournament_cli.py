@@ -13,8 +13,10 @@ import typer
 from redis.asyncio import Redis
 from rich.table import Table
 
+from siege.bots.registry import UnknownBotError
 from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished
+from siege.eventlog.keys import valid_client_id
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.tournament.events import EntrantRegistered, EntrantWithdrew
@@ -27,6 +29,7 @@ from siege.tournament.standings import (
 from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
 from siegeworks.cli_common import RedisUrl, check_table, fail, out, run_async
+from siegeworks.clients.joiner import JoinRefusedError, enter_and_play
 from siegeworks.redis_target import data_dir, open_log
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 from siegeworks.supervisor import ServiceProcesses
@@ -51,15 +54,25 @@ def tournament(
         min=0, help="Elimination at tables of 3+: how many of each table go on (0: half).")] = 0,
     pause_after: Annotated[int | None, typer.Option(
         min=0, help="Stop after this round; run the same command again to resume.")] = None,
+    outside: Annotated[int, typer.Option(
+        min=0, help="How many of the entrants are outside clients, who register over the bus "
+        "(RegisterEntrant; `siege register`) before round 1.")] = 0,
+    registration_timeout: Annotated[float, typer.Option(
+        min=0, help="Seconds to wait for outside clients; then round 1 starts with whoever "
+        "has registered.")] = 300.0,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Run (or resume) a tournament of bot entrants through the services."""
+    """Run (or resume) a tournament of bot entrants (and outside clients) through the
+    services."""
     check_table(game, table_size, bots)
     if format not in ("swiss", "round-robin", "elimination"):
         raise fail(f"unknown format {format!r}; choose swiss, round-robin or elimination")
+    if outside > entrants:
+        raise fail(f"--outside {outside} is more than the {entrants} entrants")
     spec = TournamentSpec(game=game, format=format, entrants=entrants,  # type: ignore[arg-type]
                           rounds=rounds, table_size=table_size, bots=bots.split(","),
-                          seed=seed, concurrency=concurrency, advance=advance)
+                          seed=seed, concurrency=concurrency, advance=advance, outside=outside,
+                          registration_timeout_s=registration_timeout)
     out.print(f"tournament {spec.tournament_id()}")
     run_async(_tournament(spec, redis_url, pause_after))
 
@@ -69,6 +82,9 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
     async with open_log(redis_url) as (log, where, url):
         out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
                   f"{spec.table_size}; logs in {where}")
+        if spec.outside:
+            out.print(f"outside clients register at {url}: "
+                      f"siege register {spec.tournament_id()} --client ID", soft_wrap=True)
         procs = ServiceProcesses(url, data_dir() / "logs",
                                  {"SIEGE_MASTER_SEED": spec.master_seed().hex()})
         played = 0
@@ -189,3 +205,34 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
                       str(r.played), str(r.byes), f"{change.get(r.entrant, 0):+.2f}")
     out.print(table)
 
+
+
+def register(
+    tournament_id: Annotated[str, typer.Argument(help="A tournament open for registration.")],
+    client: Annotated[str, typer.Option(help="Your client id (1-64 of A-Z a-z 0-9 _ . -).")],
+    bot: Annotated[str, typer.Option(help="The bot that plays your matches.")] = "random",
+    timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600.0,
+    redis_url: Annotated[str, typer.Option(
+        "--redis-url", envvar="REDIS_URL", help="The Redis the services use.")] = "",
+) -> None:
+    """Enter a tournament as an outside client and play every match you are seated at."""
+    if not valid_client_id(client):
+        raise fail(f"invalid client id {client!r}: 1-64 of A-Z a-z 0-9 _ . -")
+    if not redis_url:
+        raise fail("say which Redis the services use: --redis-url or REDIS_URL")
+
+    async def session() -> dict[str, MatchFinished]:
+        redis = Redis.from_url(redis_url)
+        try:
+            return await enter_and_play(redis, client, tournament_id, bot, client.encode(),
+                                        timeout)
+        finally:
+            await redis.aclose()
+
+    try:
+        results = run_async(session())
+    except (JoinRefusedError, TimeoutError, UnknownBotError) as error:
+        raise fail(str(error), code=1) from None
+    for match_id, result in sorted(results.items()):
+        out.print(f"{match_id}: ranks {result.ranks}")
+    out.print(f"{tournament_id} over: {len(results)} matches played")

@@ -4,16 +4,20 @@ because every step is re-derived from that stream."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
 from siege.contracts.events import Event
-from siege.contracts.messages import MatchFinished
+from siege.contracts.messages import MatchFinished, TournamentEnded
+from siege.eventlog.keys import inbox_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import Clock
+from siege.hosting.lobby import OPEN
 from siege.tournament.events import (
     EntrantRegistered,
     Format,
@@ -24,9 +28,10 @@ from siege.tournament.events import (
     match_id_for,
 )
 from siege.tournament.formats import pair_next, total_rounds
-from siege.tournament.state import TournamentState, tournament_id_for
+from siege.tournament.state import TournamentState, outside_entrants, tournament_id_for
 from siege.tournament.store import TournamentStore
 from siegeworks.remote_run import MatchSpec, play_specs
+from siegeworks.transport.redis_bus import RedisBus
 
 
 @dataclass
@@ -40,13 +45,17 @@ class TournamentSpec:
     seed: int
     concurrency: int | None = None
     advance: int = 0
+    outside: int = 0  # of ``entrants``, how many are outside clients registering over the bus
+    registration_timeout_s: float = 300.0  # then round 1 starts with whoever has registered
 
     def entrant_names(self) -> list[str]:
-        return [f"e{i:04d}-{self.bots[i % len(self.bots)]}" for i in range(self.entrants)]
+        """The bot entrants (outside clients are named when they register)."""
+        return [f"e{i:04d}-{self.bots[i % len(self.bots)]}"
+                for i in range(self.entrants - self.outside)]
 
     def tournament_id(self) -> str:
         return tournament_id_for(self.game, self.format, self.entrant_names(), self.rounds,
-                                 self.table_size, self.seed, self.advance)
+                                 self.table_size, self.seed, self.advance, self.outside)
 
     def master_seed(self) -> bytes:
         """Dice and bots of every match derive from this, so a resume replays identically."""
@@ -56,7 +65,8 @@ class TournamentSpec:
 def creation(spec: TournamentSpec) -> list[Event]:
     events: list[Event] = [TournamentCreated(
         tournament_id=spec.tournament_id(), game=spec.game, format=spec.format,
-        rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed, advance=spec.advance)]
+        rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed, advance=spec.advance,
+        outside=spec.outside)]
     names = spec.entrant_names()
     events += [EntrantRegistered(entrant=e, bot=spec.bots[i % len(spec.bots)])
                for i, e in enumerate(names)]
@@ -76,6 +86,8 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
     tid = spec.tournament_id()
     state = await store.append_owed(tid, lambda s: creation(spec) if s.created is None else None)
     bots_seed = hashlib.sha256(b"bots:" + spec.master_seed()).digest()
+    if not state.rounds:
+        state = await _await_registrations(store, state, spec, progress)
     while not state.finished:
         current = state.current_round
         if current == 0 or state.round_complete(current):
@@ -93,8 +105,32 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
                      + (f", byes {', '.join(paired.byes)}" if paired.byes else ""))
             continue
         state = await _play_round(store, state, spec, redis, bots_seed, on_match)
+    bus = RedisBus(redis)
+    for client in state.clients.values():  # outside entrants: no more seats will come
+        await bus.publish(inbox_key(client), TournamentEnded(tournament_id=tid))
     progress("finished")
     return state
+
+
+REGISTRATION_POLL_S = 0.2
+
+
+async def _await_registrations(store: TournamentStore, state: TournamentState,
+                               spec: TournamentSpec, progress: Progress) -> TournamentState:
+    """Waits, before round 1, for the outside clients to register (RegisterEntrant)."""
+    deadline = time.monotonic() + spec.registration_timeout_s
+    shown = -1
+    while True:
+        joined = len(outside_entrants(state))
+        if joined != shown:
+            shown = joined
+            if spec.outside:
+                progress(f"outside entrants registered: {joined}/{spec.outside} "
+                         f"(RegisterEntrant for {state.tid})")
+        if joined >= spec.outside or time.monotonic() >= deadline:
+            return state
+        await asyncio.sleep(REGISTRATION_POLL_S)  # people, not services: a poll is enough
+        state, _, _ = await store.load(state.tid)
 
 
 async def _play_round(store: TournamentStore, state: TournamentState, spec: TournamentSpec,
@@ -104,7 +140,8 @@ async def _play_round(store: TournamentStore, state: TournamentState, spec: Tour
     tid = state.tid
     specs = [
         MatchSpec(match_id=match_id_for(tid, paired.round, t), game=spec.game,
-                  seat_names=list(table), bots=[state.bots[e] for e in table])
+                  seat_names=list(table), bots=[state.bots[e] for e in table],
+                  outsiders=[state.clients.get(e, OPEN) for e in table])
         for t, table in enumerate(paired.tables)
     ]
     todo = [s for s in specs if s.match_id not in state.recorded]

@@ -70,6 +70,12 @@ class EntrantAccepted(Message, frozen=True, tag="note.entrant_accepted", kw_only
     entrant_id: str
 
 
+class TournamentEnded(Message, frozen=True, tag="note.tournament_ended", kw_only=True):
+    """Sent to each outside entrant when its tournament is over: no more seats will come."""
+
+    tournament_id: str
+
+
 class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=True):
     """A create, join or registration that changed nothing, and why (to the sender's inbox)."""
 
@@ -117,10 +123,11 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
 
 BUS_MESSAGES = (
     CreateMatch, JoinMatch, RegisterEntrant, SubmitAction, SeatGranted, EntrantAccepted,
-    CommandRefused, LogAppended, SeatPrompted, ActionRejected, MatchFinished,
+    TournamentEnded, CommandRefused, LogAppended, SeatPrompted, ActionRejected, MatchFinished,
 )
 bus_encoder = msgspec.msgpack.Encoder()
 bus_decoder = msgspec.msgpack.Decoder(
     CreateMatch | JoinMatch | RegisterEntrant | SubmitAction | SeatGranted | EntrantAccepted
-    | CommandRefused | LogAppended | SeatPrompted | ActionRejected | MatchFinished
+    | TournamentEnded | CommandRefused | LogAppended | SeatPrompted | ActionRejected
+    | MatchFinished
 )

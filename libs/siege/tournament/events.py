@@ -18,11 +18,13 @@ class TournamentCreated(Event, frozen=True, tag="tm.created", kw_only=True):
     table_size: int
     seed: int
     advance: int = 0  # elimination with tables of 3+: the top k of each table go on (0: half)
+    outside: int = 0  # places for outside clients, who register over the bus before round 1
 
 
 class EntrantRegistered(Event, frozen=True, tag="tm.entrant_registered", kw_only=True):
     entrant: str
     bot: str  # the bot that plays for this entrant ("" for an outside client)
+    client: str = ""  # the outside client that plays for it (its seats are granted to it)
 
 
 class EntrantWithdrew(Event, frozen=True, tag="tm.entrant_withdrew", kw_only=True):

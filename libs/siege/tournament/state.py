@@ -8,6 +8,7 @@ import re
 import msgspec
 
 from siege.contracts.events import Event
+from siege.contracts.rejections import RejectionCode
 from siege.tournament.events import (
     EntrantRegistered,
     EntrantWithdrew,
@@ -24,6 +25,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
     created: TournamentCreated | None = None
     entrants: list[str] = []
     bots: dict[str, str] = {}
+    clients: dict[str, str] = {}  # entrant -> the outside client playing it
     withdrawn: list[str] = []
     rounds: dict[int, RoundPaired] = {}
     recorded: dict[str, MatchRecorded] = {}  # by match id
@@ -58,6 +60,8 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
     elif isinstance(event, EntrantRegistered):
         state.entrants.append(event.entrant)
         state.bots[event.entrant] = event.bot
+        if event.client:
+            state.clients[event.entrant] = event.client
     elif isinstance(event, EntrantWithdrew):
         state.withdrawn.append(event.entrant)
     elif isinstance(event, TournamentCreated):
@@ -79,8 +83,33 @@ def is_tournament(stream_id: str) -> bool:
 
 
 def tournament_id_for(game: str, fmt: str, entrants: list[str], rounds: int, table_size: int,
-                      seed: int, advance: int = 0) -> str:
+                      seed: int, advance: int = 0, outside: int = 0) -> str:
     """Derived from every input, so running the same command again resumes, never duplicates."""
     extra = [f"advance={advance}"] if advance else []
+    extra += [f"outside={outside}"] if outside else []
     text = "\n".join([game, fmt, str(rounds), str(table_size), str(seed), *extra, *entrants])
     return TOURNAMENT_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def outside_entrants(state: TournamentState) -> list[str]:
+    return [e for e in state.entrants if e in state.clients]
+
+
+def registration_refusal(state: TournamentState,
+                         client: str) -> tuple[RejectionCode, str] | None:
+    """Why ``client`` may not register now; None if it may. A client already entered may
+    register again (a retry): it is simply told its entry."""
+    if state.created is None:
+        return RejectionCode.UNKNOWN_TOURNAMENT, "no such tournament"
+    if client in state.clients.values():
+        return None
+    if state.rounds or state.finished:
+        return RejectionCode.REGISTRATION_CLOSED, "the first round is paired"
+    if len(outside_entrants(state)) >= state.created.outside:
+        return RejectionCode.REGISTRATION_CLOSED, "every place for outside clients is taken"
+    return None
+
+
+def entrant_for(client: str) -> str:
+    """An outside client's entrant id: its client id, marked so it cannot clash with a bot's."""
+    return f"c-{client}"

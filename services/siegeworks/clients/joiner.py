@@ -1,15 +1,25 @@
-"""A bot as an outside client: it joins an open seat by JoinMatch and plays it to the end,
-using only what the contract gives a client (its inbox, its seat's stream, the command stream).
+"""A bot as an outside client: it joins open seats (JoinMatch) or enters a tournament
+(RegisterEntrant) and plays every seat granted to it, using only what the contract gives a
+client: its inbox, its seats' streams and the command stream.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 from redis.asyncio import Redis
 
-from siege.contracts.messages import CommandRefused, JoinMatch, MatchFinished, Message, SeatGranted
+from siege.contracts.messages import (
+    CommandRefused,
+    JoinMatch,
+    MatchFinished,
+    Message,
+    RegisterEntrant,
+    SeatGranted,
+    TournamentEnded,
+)
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
 from siegeworks.clients.bots import BotSeat, make_seats
@@ -17,39 +27,81 @@ from siegeworks.clients.remote import SeatReader
 from siegeworks.transport.redis_bus import RedisBus
 
 RETRY_S = 0.1  # a join may overtake the create it answers: ask again after this long
+NOT_YET = (RejectionCode.UNKNOWN_MATCH, RejectionCode.UNKNOWN_TOURNAMENT)
 
 
 class JoinRefusedError(RuntimeError):
     pass
 
 
+class OutsideClient:
+    """Plays every seat granted to ``client`` with a ``bot``; :meth:`run` sends ``command``
+    and reads the inbox until ``done`` says so."""
+
+    def __init__(self, redis: Redis, client: str, bot: str = "random", seed: bytes = b"",
+                 seen: list[Message] | None = None) -> None:
+        self.bus, self.reader = RedisBus(redis), SeatReader(redis, block_ms=200)
+        self.client, self.bot, self.seed = client, bot, seed
+        self.seats: dict[str, BotSeat] = {}
+        self.finished: dict[str, MatchFinished] = {}
+        self.seen = seen if seen is not None else []
+
+    async def run(self, command: JoinMatch | RegisterEntrant, subject: str,
+                  done: Callable[[Message], bool], timeout_s: float) -> Message:
+        inbox = inbox_key(self.client)
+        self.reader.follow(inbox, await self.reader.cursor_of(inbox))
+        await self.bus.publish(COMMANDS_STREAM, command)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for message in await self.reader.poll():
+                self.seen.append(message)
+                if isinstance(message, SeatGranted):
+                    await self._seat(message)
+                elif isinstance(message, MatchFinished):
+                    self.finished[message.match_id] = message
+                    self.seats.pop(message.match_id, None)
+                elif isinstance(message, CommandRefused) and message.subject == subject:
+                    if message.code not in NOT_YET or self.seats:
+                        raise JoinRefusedError(f"{message.code.value}: {message.detail}")
+                    await asyncio.sleep(RETRY_S)  # not created yet: ask again
+                    await self.bus.publish(COMMANDS_STREAM, command)
+                if done(message):
+                    return message
+        raise TimeoutError(f"{subject} did not end within {timeout_s:.0f}s")
+
+    async def _seat(self, grant: SeatGranted) -> None:
+        if grant.match_id in self.finished:
+            return
+        player = self.seats.get(grant.match_id)
+        if player is None:
+            made = make_seats(self.bus, self.client, grant.game, grant.match_id,
+                              [self.bot] * (grant.seat + 1), self.seed)[grant.seat]
+            assert made is not None
+            player = self.seats[grant.match_id] = made
+            self.reader.subscribe_seat(grant.stream, player.on_prompt)
+        await player.set_token(grant.token)
+
+
 async def join_and_play(redis: Redis, client: str, match_id: str, bot: str = "random",
                         seed: bytes = b"", seat: int = -1, timeout_s: float = 300.0,
                         seen: list[Message] | None = None) -> MatchFinished:
-    """Joins ``match_id`` as ``client`` and plays the granted seat with ``bot``; returns the
-    result. Every message of the inbox is appended to ``seen`` when given."""
-    bus, reader = RedisBus(redis), SeatReader(redis, block_ms=200)
-    reader.follow(inbox_key(client), await reader.cursor_of(inbox_key(client)))
-    join = JoinMatch(match_id=match_id, client=client, seat=seat, name=client)
-    await bus.publish(COMMANDS_STREAM, join)
-    player: BotSeat | None = None
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for message in await reader.poll():
-            if seen is not None:
-                seen.append(message)
-            if isinstance(message, SeatGranted) and message.match_id == match_id:
-                if player is None:
-                    player = make_seats(bus, client, message.game, match_id,
-                                        [bot] * (message.seat + 1), seed)[message.seat]
-                    assert player is not None
-                    reader.subscribe_seat(message.stream, player.on_prompt)
-                await player.set_token(message.token)
-            elif isinstance(message, CommandRefused) and message.subject == match_id:
-                if message.code != RejectionCode.UNKNOWN_MATCH or player is not None:
-                    raise JoinRefusedError(f"{message.code.value}: {message.detail}")
-                await asyncio.sleep(RETRY_S)  # not created yet, or already over: ask again
-                await bus.publish(COMMANDS_STREAM, join)
-            elif isinstance(message, MatchFinished) and message.match_id == match_id:
-                return message
-    raise TimeoutError(f"{match_id} did not finish within {timeout_s:.0f}s")
+    """Joins ``match_id`` as ``client``, plays the granted seat and returns the result."""
+    player = OutsideClient(redis, client, bot, seed, seen)
+    end = await player.run(
+        JoinMatch(match_id=match_id, client=client, seat=seat, name=client), match_id,
+        lambda m: isinstance(m, MatchFinished) and m.match_id == match_id, timeout_s)
+    assert isinstance(end, MatchFinished)
+    return end
+
+
+async def enter_and_play(redis: Redis, client: str, tournament_id: str, bot: str = "random",
+                         seed: bytes = b"", timeout_s: float = 3600.0,
+                         seen: list[Message] | None = None) -> dict[str, MatchFinished]:
+    """Enters ``tournament_id`` as ``client`` and plays every match it is seated at until the
+    tournament ends; returns those matches' results."""
+    player = OutsideClient(redis, client, bot, seed, seen)
+    await player.run(
+        RegisterEntrant(tournament_id=tournament_id, client=client, name=client), tournament_id,
+        lambda m: isinstance(m, TournamentEnded) and m.tournament_id == tournament_id,
+        timeout_s)
+    return player.finished

@@ -8,38 +8,21 @@ from __future__ import annotations
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
     ActionRejected,
-    CommandRefused,
     CreateMatch,
     JoinMatch,
     LogAppended,
     Message,
-    SeatGranted,
+    RegisterEntrant,
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import inbox_key, valid_client_id, view_key
 from siege.hosting.lobby import Lobby, Refusal, claim, created_event, seat_holders
 from siege.hosting.match_state import MatchState
-from siege.hosting.seats import check_token, seat_token
+from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, RULES, reply_topic
 from siegeworks.context import ServiceContext
-
-
-async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
-                 refusal: Refusal) -> None:
-    ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
-                    detail=refusal.detail)
-    if valid_client_id(client):  # with no valid sender there is nobody to tell
-        await ctx.bus.publish(inbox_key(client), CommandRefused(
-            command=command, subject=subject, code=refusal.code, detail=refusal.detail))
-
-
-async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:
-    """Hands a seat's token to its holder, never to the log or a shared stream."""
-    await ctx.bus.publish(inbox_key(client), SeatGranted(
-        match_id=match_id, game=game, seat=seat,
-        token=seat_token(ctx.seat_secret, match_id, seat),
-        stream=view_key(client, match_id, seat)))
+from siegeworks.match.notices import grant, refuse
+from siegeworks.match.registration import on_register_entrant
 
 
 async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
@@ -135,5 +118,7 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
         await on_join_match(ctx, message)
     elif isinstance(message, SubmitAction):
         await on_submit_action(ctx, message)
+    elif isinstance(message, RegisterEntrant):
+        await on_register_entrant(ctx, message)
     else:  # a notice is no command: nobody to answer, so the log line is all
         ctx.logger.warning("not_a_command", type=type(message).__name__)

@@ -1,0 +1,26 @@
+"""What the match service tells one client, on that client's inbox alone."""
+
+from __future__ import annotations
+
+from siege.contracts.messages import CommandRefused, SeatGranted
+from siege.eventlog.keys import inbox_key, valid_client_id, view_key
+from siege.hosting.lobby import Refusal
+from siege.hosting.seats import seat_token
+from siegeworks.context import ServiceContext
+
+
+async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
+                 refusal: Refusal) -> None:
+    ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
+                    detail=refusal.detail)
+    if valid_client_id(client):  # with no valid sender there is nobody to tell
+        await ctx.bus.publish(inbox_key(client), CommandRefused(
+            command=command, subject=subject, code=refusal.code, detail=refusal.detail))
+
+
+async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:
+    """Hands a seat's token to its holder, never to the log or a shared stream."""
+    await ctx.bus.publish(inbox_key(client), SeatGranted(
+        match_id=match_id, game=game, seat=seat,
+        token=seat_token(ctx.seat_secret, match_id, seat),
+        stream=view_key(client, match_id, seat)))

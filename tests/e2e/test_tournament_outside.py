@@ -1,0 +1,79 @@
+"""Tournament entrants that are outside clients: they register over the bus, are seated at
+their tables by the organiser, play through their own streams, and hear when it is over."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio
+
+from siege.contracts.messages import CommandRefused, RegisterEntrant, SeatGranted
+from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.audit import audit
+from siege.hosting.clock import SystemClock
+from siege.tournament.standings import standings
+from siege.tournament.state import entrant_for
+from siege.tournament.store import TournamentStore
+from siegeworks.clients.joiner import enter_and_play
+from siegeworks.clients.remote import SeatReader
+from siegeworks.supervisor import ServiceProcesses
+from siegeworks.tournament_run import TournamentSpec, run_tournament
+from siegeworks.transport.redis_bus import RedisBus
+
+Run = Callable[[Awaitable[Any]], Any]
+SPEC = TournamentSpec(game="castle-dash", format="swiss", entrants=8, rounds=2, table_size=4,
+                      bots=["random", "greedy"], seed=9, outside=2, registration_timeout_s=60)
+
+
+async def refusal_for(client: redis.asyncio.Redis, who: str, tid: str) -> CommandRefused:
+    reader = SeatReader(client, block_ms=200)
+    reader.follow(inbox_key(who), await reader.cursor_of(inbox_key(who)))
+    await RedisBus(client).publish(COMMANDS_STREAM, RegisterEntrant(tournament_id=tid,
+                                                                     client=who))
+    while True:
+        for message in await reader.poll():
+            if isinstance(message, CommandRefused):
+                return message
+
+
+def test_outside_clients_register_and_play_a_tournament(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    tid = SPEC.tournament_id()
+
+    async def scenario() -> tuple[Any, dict, dict, list, CommandRefused, CommandRefused]:
+        seen_ann: list = []
+        state, ann, bob = await asyncio.wait_for(asyncio.gather(
+            run_tournament(SPEC, redis_client, SystemClock()),
+            enter_and_play(redis_client, "ann", tid, "greedy", b"ann", 120, seen_ann),
+            enter_and_play(redis_client, "bob", tid, "random", b"bob", 120)), 180)
+        late = await asyncio.wait_for(refusal_for(redis_client, "cat", tid), 30)
+        bogus = await asyncio.wait_for(refusal_for(redis_client, "cat", "t-000000000000"), 30)
+        return state, ann, bob, seen_ann, late, bogus
+
+    state, ann, bob, seen_ann, late, bogus = run(scenario())
+    assert state.finished
+    assert state.clients == {entrant_for("ann"): "ann", entrant_for("bob"): "bob"}
+    assert len(state.entrants) == SPEC.entrants
+    # Each outside entrant played exactly the matches it was paired at, and saw every result.
+    for client, results in (("ann", ann), ("bob", bob)):
+        entrant = entrant_for(client)
+        paired = {m.match_id for m in state.recorded.values() if entrant in m.entrants}
+        assert set(results) == paired and paired
+        for match_id in paired:
+            seat = state.recorded[match_id].entrants.index(entrant)
+            assert results[match_id].ranks[seat] == state.recorded[match_id].ranks[seat]
+    grants = [m for m in seen_ann if isinstance(m, SeatGranted)]
+    assert {g.match_id for g in grants} == set(ann)
+    for match_id in {*ann, *bob}:
+        entries = run(RedisEventLog(redis_client).read(match_id))
+        assert audit(entries).ok
+    stored, _, _ = run(TournamentStore(RedisEventLog(redis_client), SystemClock()).load(tid))
+    rows = standings(stored.entrants, stored.order, two_player=False)
+    assert {entrant_for("ann"), entrant_for("bob")} <= {r.entrant for r in rows}
+    assert late.code == RejectionCode.REGISTRATION_CLOSED and late.subject == tid
+    assert bogus.code == RejectionCode.UNKNOWN_TOURNAMENT
