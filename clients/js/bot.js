@@ -137,6 +137,7 @@ async function play(opts) {
   const publish = (message) => writer.xAdd(COMMANDS, '*', { m: Buffer.from(encode(message, MSGPACK)) });
 
   const deadline = Date.now() + opts.timeoutMs;
+  const join = () => publish({ t: 'cmd.join_match', match_id: opts.matchId, client: opts.client, seat: opts.seat, name: opts.name });
   const cursors = new Map([[inbox, '0-0']]); // stream -> last id read
   let held = null; // { seat, token, stream } once granted
   let answered = -1; // the last decision answered
@@ -176,6 +177,13 @@ async function play(opts) {
         }
         return null;
       case 'note.command_refused':
+        if (msg.command === 'cmd.join_match' && msg.subject === opts.matchId && held === null
+            && msg.code === 'unknown_match') {
+          // The join overtook the match's creation (or the match is not made yet): ask again.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          await join();
+          return null;
+        }
         if (msg.command === 'cmd.join_match' && msg.subject === opts.matchId && held === null) {
           throw new Exit(2, `join of ${opts.matchId} refused: ${msg.code}${msg.detail ? ` (${msg.detail})` : ''}`);
         }
@@ -226,7 +234,10 @@ async function play(opts) {
   };
 
   try {
-    await publish({ t: 'cmd.join_match', match_id: opts.matchId, client: opts.client, seat: opts.seat, name: opts.name });
+    // Read the inbox from its current end: what an earlier session left there is not ours.
+    const last = await reader.xRevRange(inbox, '+', '-', { COUNT: 1 });
+    if (last.length > 0) cursors.set(inbox, last[0].id.toString());
+    await join();
     log(`asked to join ${opts.matchId} as ${opts.client} (seat ${opts.seat})`);
     for (;;) {
       const left = deadline - Date.now();

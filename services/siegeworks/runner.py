@@ -37,6 +37,7 @@ class RunConfig:
     fixed_clock_ms: int | None = None
     options: dict[str, str] = field(default_factory=dict)
     open_seats: int = 0  # seats per match left for outside clients to join (services only)
+    run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
 
     def clock(self) -> Clock:
         return FixedClock(self.fixed_clock_ms) if self.fixed_clock_ms is not None else SystemClock()
@@ -47,8 +48,8 @@ class RunConfig:
         return hashlib.sha256(f"siegeworks-run:{self.seed}".encode()).digest()
 
     def match_id(self, index: int) -> str:
-        if self.seed is None:
-            return f"{self.game}-{uuid.uuid4().hex[:12]}"
+        if self.seed is None:  # one random stem per run: every call names the same match
+            return f"{self.game}-{self.run_id}-{index:05d}"
         return f"{self.game}-s{self.seed}-{index:05d}"
 
     def seat_bots(self) -> list[str]:

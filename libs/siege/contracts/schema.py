@@ -63,10 +63,14 @@ def asyncapi() -> dict[str, Any]:
         "EntrantAccepted": _message(
             "EntrantAccepted", "You are entered; your matches come as SeatGranted."),
         "CommandRefused": _message(
-            "CommandRefused", "A create, join or registration refused, with a typed reason."),
+            "CommandRefused", "A create, join or registration refused, with a typed reason: "
+            "`command` is the refused command's tag, `subject` the match or tournament id it "
+            "named."),
         "SeatPrompted": _message(
-            "SeatPrompted", "What one seat may know now (`view`, the msgpack of the game's view) "
-            "and what it may do (`legal`), for decision number `decision`."),
+            "SeatPrompted", "What one seat may know now (`view`: the game's view, see "
+            "`x-siege-games`) and what it may do (`legal`: a list of the game's actions), for "
+            "decision number `decision`. `view` and each item of `legal` are embedded msgpack "
+            "values (a map inside the message), not `bin`."),
         "ActionRejected": _message("ActionRejected", "A command refused, with a typed reason."),
         "MatchFinished": _message("MatchFinished", "A match's result: `ranks[seat]`, 1 = won."),
         "LogEntry": {
@@ -164,7 +168,21 @@ def asyncapi() -> dict[str, Any]:
         "channels": channels,
         "operations": operations,
         "components": {"messages": messages, "schemas": schemas()},
+        "x-siege-games": games(),
     }
+
+
+def games() -> dict[str, Any]:
+    """Per hosted game: its player counts and the schema names of its view, actions and
+    events (the game named in ``CreateMatch.game`` decides which apply)."""
+    def name(t: Any) -> str:
+        return t.__name__
+
+    return {game: {"players": [get_engine(game).min_players, get_engine(game).max_players],
+                   "view": name(view_type(game)),
+                   "actions": sorted(map(name, get_engine(game).action_types)),
+                   "events": sorted(map(name, get_engine(game).event_types))}
+            for game in game_names()}
 
 
 def contract() -> dict[str, bytes]:
