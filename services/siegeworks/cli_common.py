@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Coroutine
 from typing import Annotated, Any, TypeVar
 
@@ -33,16 +34,32 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 T = TypeVar("T")
 
 
+class Terminated(Exception):  # noqa: N818 - a signal, not an error of ours
+    pass
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def run_async(work: Coroutine[Any, Any, T]) -> T:
-    """Runs a command's coroutine; what goes wrong outside our control becomes a clear error."""
+    """Runs a command's coroutine; what goes wrong outside our control becomes a clear error.
+
+    SIGTERM ends the command like Ctrl-C: the coroutine is unwound, so service processes it
+    started are stopped rather than left running without it."""
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return asyncio.run(work)
+    except Terminated:
+        raise fail("terminated", code=143) from None
     except RedisConnectionError as error:
         raise fail(f"cannot reach Redis: {error}") from None
     except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
         raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def check_table(game: str, players: int, bots: str) -> None:
