@@ -14,19 +14,28 @@ from redis.asyncio import Redis
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from siege.bots.registry import UnknownBotError, bot_names
+from siege.bots.registry import bot_names
 from siege.contracts.messages import MatchFinished
 from siege.contracts.schema import contract as generate_contract
 from siege.engine.registry import game_names, get_engine
-from siege.eventlog.keys import valid_client_id
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
 from siegeworks import bus as topics
 from siegeworks.acl_cli import acl
-from siegeworks.cli_common import RedisUrl, check_table, err, fail, out, run_async
+from siegeworks.cli_common import (
+    ClientId,
+    RedisUrl,
+    ServicesRedisUrl,
+    check_table,
+    err,
+    fail,
+    out,
+    run_as_client,
+    run_async,
+)
 from siegeworks.clients.human import HumanSeat
-from siegeworks.clients.joiner import JoinRefusedError, join_and_play
+from siegeworks.clients.joiner import join_and_play
 from siegeworks.redis_target import data_dir, open_log
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
@@ -246,31 +255,15 @@ def play(
 @app.command()
 def join(
     match_id: Annotated[str, typer.Argument(help="A match with open seats.")],
-    client: Annotated[str, typer.Option(help="Your client id (1-64 of A-Z a-z 0-9 _ . -).")],
+    client: ClientId,
     bot: Annotated[str, typer.Option(help="The bot that plays your seat.")] = "random",
     seat: Annotated[int, typer.Option(help="The seat to claim; -1 for any open one.")] = -1,
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 300.0,
-    redis_url: Annotated[str, typer.Option(
-        "--redis-url", envvar="REDIS_URL", help="The Redis the services use.")] = "",
+    redis_url: ServicesRedisUrl = "",
 ) -> None:
     """Join an open seat of a running match as an outside client and play it with a bot."""
-    if not valid_client_id(client):
-        raise fail(f"invalid client id {client!r}: 1-64 of A-Z a-z 0-9 _ . -")
-    if not redis_url:
-        raise fail("say which Redis the services use: --redis-url or REDIS_URL")
-
-    async def session() -> MatchFinished:
-        redis = Redis.from_url(redis_url)
-        try:
-            return await join_and_play(redis, client, match_id, bot, client.encode(), seat,
-                                       timeout)
-        finally:
-            await redis.aclose()
-
-    try:
-        result = run_async(session())
-    except (JoinRefusedError, TimeoutError, UnknownBotError) as error:
-        raise fail(str(error), code=1) from None
+    result = run_as_client(client, redis_url, lambda redis: join_and_play(
+        redis, client, match_id, bot, client.encode(), seat, timeout))
     out.print(f"{match_id} over: ranks {result.ranks}")
 
 

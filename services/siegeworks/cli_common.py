@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypeVar
 
 import typer
+from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from rich.console import Console
@@ -15,6 +16,8 @@ from rich.console import Console
 from siege.bots.registry import UnknownBotError, make_bot
 from siege.engine.registry import UnknownGameError, get_engine
 from siege.eventlog.embedded import EmbeddedRedisError
+from siege.eventlog.keys import valid_client_id
+from siegeworks.clients.joiner import JoinRefusedError
 from siegeworks.remote_run import StalledError
 from siegeworks.supervisor import ServiceStartError
 
@@ -72,3 +75,31 @@ def check_table(game: str, players: int, bots: str) -> None:
         raise fail(str(error)) from None
     if not engine.min_players <= players <= engine.max_players:
         raise fail(f"{game} takes {engine.min_players} to {engine.max_players} players")
+
+
+ClientId = Annotated[str, typer.Option(
+    "--client", help="Your client id (1-64 of A-Z a-z 0-9 _ . -).")]
+ServicesRedisUrl = Annotated[str, typer.Option(
+    "--redis-url", envvar="REDIS_URL", help="The Redis the services use.")]
+
+
+def run_as_client(client: str, redis_url: str,
+                  play: Callable[[Redis], Coroutine[Any, Any, T]]) -> T:
+    """Runs ``play`` as the outside client ``client`` on the services' Redis; a bad id, no
+    Redis, a refusal or a timeout become clear errors."""
+    if not valid_client_id(client):
+        raise fail(f"invalid client id {client!r}: 1-64 of A-Z a-z 0-9 _ . -")
+    if not redis_url:
+        raise fail("say which Redis the services use: --redis-url or REDIS_URL")
+
+    async def session() -> T:
+        redis = Redis.from_url(redis_url)
+        try:
+            return await play(redis)
+        finally:
+            await redis.aclose()
+
+    try:
+        return run_async(session())
+    except (JoinRefusedError, TimeoutError, UnknownBotError) as error:
+        raise fail(str(error), code=1) from None

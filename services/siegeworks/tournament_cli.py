@@ -13,10 +13,8 @@ import typer
 from redis.asyncio import Redis
 from rich.table import Table
 
-from siege.bots.registry import UnknownBotError
 from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished
-from siege.eventlog.keys import valid_client_id
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.tournament.events import EntrantRegistered, EntrantWithdrew
@@ -28,8 +26,17 @@ from siege.tournament.standings import (
 )
 from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
-from siegeworks.cli_common import RedisUrl, check_table, fail, out, run_async
-from siegeworks.clients.joiner import JoinRefusedError, enter_and_play
+from siegeworks.cli_common import (
+    ClientId,
+    RedisUrl,
+    ServicesRedisUrl,
+    check_table,
+    fail,
+    out,
+    run_as_client,
+    run_async,
+)
+from siegeworks.clients.joiner import enter_and_play
 from siegeworks.redis_target import data_dir, open_log
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 from siegeworks.supervisor import ServiceProcesses
@@ -209,30 +216,14 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
 
 def register(
     tournament_id: Annotated[str, typer.Argument(help="A tournament open for registration.")],
-    client: Annotated[str, typer.Option(help="Your client id (1-64 of A-Z a-z 0-9 _ . -).")],
+    client: ClientId,
     bot: Annotated[str, typer.Option(help="The bot that plays your matches.")] = "random",
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600.0,
-    redis_url: Annotated[str, typer.Option(
-        "--redis-url", envvar="REDIS_URL", help="The Redis the services use.")] = "",
+    redis_url: ServicesRedisUrl = "",
 ) -> None:
     """Enter a tournament as an outside client and play every match you are seated at."""
-    if not valid_client_id(client):
-        raise fail(f"invalid client id {client!r}: 1-64 of A-Z a-z 0-9 _ . -")
-    if not redis_url:
-        raise fail("say which Redis the services use: --redis-url or REDIS_URL")
-
-    async def session() -> dict[str, MatchFinished]:
-        redis = Redis.from_url(redis_url)
-        try:
-            return await enter_and_play(redis, client, tournament_id, bot, client.encode(),
-                                        timeout)
-        finally:
-            await redis.aclose()
-
-    try:
-        results = run_async(session())
-    except (JoinRefusedError, TimeoutError, UnknownBotError) as error:
-        raise fail(str(error), code=1) from None
+    results = run_as_client(client, redis_url, lambda redis: enter_and_play(
+        redis, client, tournament_id, bot, client.encode(), timeout))
     for match_id, result in sorted(results.items()):
         out.print(f"{match_id}: ranks {result.ranks}")
     out.print(f"{tournament_id} over: {len(results)} matches played")

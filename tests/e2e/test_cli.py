@@ -82,7 +82,12 @@ def test_replay_prints_the_state_at_a_sequence(two_runs: list) -> None:
 def test_bad_input_gets_a_clear_error_not_a_traceback(two_runs: list) -> None:
     data, _ = two_runs[0]
     for args in (["replay", "no-such-match"], ["run", "--game", "chess"],
-                 ["run", "--players", "9"], ["run", "--bots", "clever"]):
+                 ["run", "--players", "9"], ["run", "--bots", "clever"],
+                 ["run", "--open-seats", "1", "--in-process"],
+                 ["run", "--players", "3", "--open-seats", "3"],
+                 ["join", "m-1", "--client", "no spaces"],
+                 ["register", "t-1", "--client", "a:b"], ["acl"],
+                 ["acl", "--client", "x*"]):
         result = siege(args, data)
         assert result.returncode == 2, args
         assert "Traceback" not in result.stderr and "error" in result.stderr.lower(), args
@@ -101,7 +106,8 @@ def test_run_without_redis_server_on_path_uses_the_packaged_one(tmp_path: Path) 
 
 def test_unreachable_redis_is_a_clear_error(tmp_path: Path) -> None:
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "SIEGE_DATA_DIR": str(tmp_path)}
-    for args in (["audit", "some-match"], ["run", "--matches", "1", "--in-process"]):
+    for args in (["audit", "some-match"], ["run", "--matches", "1", "--in-process"],
+                 ["join", "m-1", "--client", "me"], ["register", "t-1", "--client", "me"]):
         result = subprocess.run(SIEGE + args, env=env, capture_output=True, text=True,
                                 timeout=120)
         assert result.returncode == 2, args
