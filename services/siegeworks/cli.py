@@ -37,7 +37,7 @@ from siegeworks.cli_common import (
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import join_and_play
 from siegeworks.redis_target import data_dir, open_log
-from siegeworks.remote_run import play_remote
+from siegeworks.remote_run import play_human_remote, play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import SERVICES, read_health, serve
 from siegeworks.supervisor import ServiceProcesses
@@ -119,14 +119,19 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
         return failed + unfinished
 
 
-async def _run_services(cfg: RunConfig, url: str, redis: Redis,
-                        advance: Callable[[MatchFinished], None]) -> RunResult:
+def _service_env(cfg: RunConfig) -> dict[str, str]:
+    """What a seeded or fixed-clock run tells the services it starts."""
     env = {}
     if cfg.seed is not None:
         env["SIEGE_MASTER_SEED"] = cfg.master_seed().hex()  # type: ignore[union-attr]
     if cfg.fixed_clock_ms is not None:
         env["SIEGE_FIXED_CLOCK_MS"] = str(cfg.fixed_clock_ms)
-    procs = ServiceProcesses(url, data_dir() / "logs", env)
+    return env
+
+
+async def _run_services(cfg: RunConfig, url: str, redis: Redis,
+                        advance: Callable[[MatchFinished], None]) -> RunResult:
+    procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
     try:
         async with procs.running(redis):
             out.print("services up: " + ", ".join(
@@ -229,6 +234,8 @@ def play(
     seat: Annotated[int, typer.Option(min=0, help="Your seat.")] = 0,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "random",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
+    in_process: Annotated[bool, typer.Option(
+        help="Run the services' handlers in this process instead of as processes.")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client."""
@@ -238,9 +245,16 @@ def play(
     cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed)
 
     async def session() -> None:
-        async with open_log(redis_url) as (log, _where, _url):
-            result = await play_with_human(
-                cfg, log, seat, lambda bus, client: HumanSeat(bus, client, game, seat))
+        async with open_log(redis_url) as (log, _where, url):
+            if in_process:
+                result = await play_with_human(
+                    cfg, log, seat, lambda bus, client: HumanSeat(bus, client, game, seat))
+            else:
+                procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
+                async with procs.running(log.redis):
+                    out.print("you play over the bus, through the match, rules, dice and "
+                              "scoring services")
+                    result = await play_human_remote(cfg, log.redis, seat)
             if not result.finished:
                 out.print("the match did not finish")
                 return

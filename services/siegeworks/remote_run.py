@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import time
@@ -24,6 +25,8 @@ from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_ke
 from siege.hosting.lobby import OPEN
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats
+from siegeworks.clients.human import HumanSeat
+from siegeworks.clients.joiner import OutsideClient
 from siegeworks.clients.remote import SeatReader
 from siegeworks.runner import RunConfig, RunResult, bot_seed_for
 from siegeworks.transport.redis_bus import RedisBus
@@ -168,3 +171,24 @@ async def play_specs(
     with contextlib.suppress(NoPermissionError):  # a client's ACL user may only read it
         await redis.delete(inbox_key(client))
     return finished
+
+
+async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> RunResult:
+    """One match through the services in which a person at this terminal holds
+    ``human_seat`` as an outside client of its own, and bots the other seats."""
+    match_id = cfg.match_id(0)
+    person = "person-" + hashlib.sha256(match_id.encode()).hexdigest()[:12]
+    bots = [OPEN if s == human_seat else name for s, name in enumerate(cfg.seat_bots())]
+    spec = MatchSpec(match_id=match_id, game=cfg.game, options=cfg.options,
+                     seat_names=["you" if not n else f"{n}-{s}" for s, n in enumerate(bots)],
+                     bots=bots, outsiders=[person if not n else OPEN for n in bots])
+    master = cfg.master_seed()
+    human = OutsideClient(redis, person, make_player=lambda bus, game, seat: HumanSeat(
+        bus, person, game, seat))
+    # No stall limit: a person may think as long as the decision clock allows.
+    played, _ = await asyncio.gather(
+        play_specs([spec], redis, bot_seed_for(master) if master else new_seed(),
+                   stall_timeout_s=float("inf")),
+        human.run(None, match_id, lambda m: isinstance(m, MatchFinished)
+                  and m.match_id == match_id, timeout_s=float("inf")))
+    return RunResult([match_id], [played[match_id]])

@@ -122,6 +122,7 @@ def test_a_person_plays_a_match_at_the_terminal(tmp_path: Path) -> None:
                             env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "please type a number" in result.stdout
+    assert "through the match, rules, dice and scoring services" in result.stdout
     assert "you placed" in result.stdout and ": OK (" in result.stdout
 
 

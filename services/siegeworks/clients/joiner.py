@@ -8,21 +8,24 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from redis.asyncio import Redis
 
 from siege.contracts.messages import (
+    ActionRejected,
     CommandRefused,
     JoinMatch,
     MatchFinished,
     Message,
     RegisterEntrant,
     SeatGranted,
+    SeatPrompted,
     TournamentEnded,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
-from siegeworks.clients.bots import BotSeat, make_seats
+from siegeworks.clients.bots import make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.transport.redis_bus import RedisBus
 
@@ -34,23 +37,35 @@ class JoinRefusedError(RuntimeError):
     pass
 
 
+class Player(Protocol):
+    async def set_token(self, token: str) -> None: ...
+
+    async def on_prompt(self, prompt: SeatPrompted) -> None: ...
+
+
 class OutsideClient:
-    """Plays every seat granted to ``client`` with a ``bot``; :meth:`run` sends ``command``
-    and reads the inbox until ``done`` says so."""
+    """Plays every seat granted to ``client`` with a ``bot`` (or whatever ``make_player``
+    makes from the bus, the game and the seat: a person at a terminal); :meth:`run` sends
+    ``command`` and reads the inbox until ``done`` says so."""
 
     def __init__(self, redis: Redis, client: str, bot: str = "random", seed: bytes = b"",
-                 seen: list[Message] | None = None) -> None:
+                 seen: list[Message] | None = None,
+                 make_player: Callable[[RedisBus, str, int], Player] | None = None) -> None:
         self.bus, self.reader = RedisBus(redis), SeatReader(redis, block_ms=200)
         self.client, self.bot, self.seed = client, bot, seed
-        self.seats: dict[str, BotSeat] = {}
+        self.make_player = make_player
+        self.seats: dict[str, Player] = {}
         self.finished: dict[str, MatchFinished] = {}
         self.seen = seen if seen is not None else []
 
-    async def run(self, command: JoinMatch | RegisterEntrant, subject: str,
+    async def run(self, command: JoinMatch | RegisterEntrant | None, subject: str,
                   done: Callable[[Message], bool], timeout_s: float) -> Message:
+        """Without a command, waits for seats someone else's create names this client for
+        (a fresh client id: its whole inbox is read)."""
         inbox = inbox_key(self.client)
-        self.reader.follow(inbox, await self.reader.cursor_of(inbox))
-        await self.bus.publish(COMMANDS_STREAM, command)
+        self.reader.follow(inbox, await self.reader.cursor_of(inbox) if command else "0-0")
+        if command is not None:
+            await self.bus.publish(COMMANDS_STREAM, command)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             for message in await self.reader.poll():
@@ -60,8 +75,12 @@ class OutsideClient:
                 elif isinstance(message, MatchFinished):
                     self.finished[message.match_id] = message
                     self.seats.pop(message.match_id, None)
+                elif isinstance(message, ActionRejected):
+                    told = getattr(self.seats.get(message.match_id), "on_rejected", None)
+                    if told is not None:
+                        await told(message)
                 elif isinstance(message, CommandRefused) and message.subject == subject:
-                    if message.code not in NOT_YET or self.seats:
+                    if message.code not in NOT_YET or self.seats or command is None:
                         raise JoinRefusedError(f"{message.code.value}: {message.detail}")
                     await asyncio.sleep(RETRY_S)  # not created yet: ask again
                     await self.bus.publish(COMMANDS_STREAM, command)
@@ -74,8 +93,11 @@ class OutsideClient:
             return
         player = self.seats.get(grant.match_id)
         if player is None:
-            made = make_seats(self.bus, self.client, grant.game, grant.match_id,
-                              [self.bot] * (grant.seat + 1), self.seed)[grant.seat]
+            if self.make_player is not None:
+                made: Player | None = self.make_player(self.bus, grant.game, grant.seat)
+            else:
+                made = make_seats(self.bus, self.client, grant.game, grant.match_id,
+                                  [self.bot] * (grant.seat + 1), self.seed)[grant.seat]
             assert made is not None
             player = self.seats[grant.match_id] = made
             self.reader.subscribe_seat(grant.stream, player.on_prompt)

@@ -160,7 +160,9 @@ class StreamConsumer(Generic[T]):
       count, which every read and claim increments) goes to ``dead_letter_stream`` and is acked.
       So a handler that always raises runs exactly ``max_deliveries`` times for that entry.
     - ``decode`` failing is poison: dead-lettered at once with the reason, and acked.
-    - Nothing a message does stops the loop. Redis connection errors are logged and retried.
+    - Nothing a message does stops the loop, and nothing Redis does: connection errors and
+      refused commands (out of memory, read-only, wrong type) are logged and retried, and so is
+      an unexpected error outside a handler. Entries read and not acked stay pending.
 
     Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
     plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
@@ -237,28 +239,56 @@ class StreamConsumer(Generic[T]):
         self._started = True
         claimer: asyncio.Task[None] | None = None
         try:
-            await self._ensure_groups()
-            await self._reread_own_pending()
+            while not self._stopping.is_set():
+                try:
+                    await self._ensure_groups()
+                    await self._reread_own_pending()
+                    break
+                except Exception as exc:
+                    self._retrying("start-up failed", exc)
+                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+            if self._stopping.is_set():
+                return
             # The claimer starts only now: before the re-read it would race this process for its
             # own pending entries (they are usually idle long enough to be claimable).
             claimer = asyncio.create_task(self._claim_loop(), name=f"claimer:{self.consumer}")
             self.ready.set()
+            regroup = False
             while not self._stopping.is_set():
                 try:
+                    if regroup:
+                        await self._ensure_groups()
+                        regroup = False
                     await self._read_new()
-                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                    self.log.warning("stream read failed; retrying", error=repr(exc))
-                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
                 except ResponseError as exc:
-                    # Someone deleted a stream (and its groups with it): recreate and go on.
-                    if "NOGROUP" not in str(exc):
-                        raise
-                    self.log.warning("consumer group vanished; recreating", error=str(exc))
-                    await self._ensure_groups()
+                    if "NOGROUP" in str(exc):
+                        # Someone deleted a stream (and its groups with it): recreate and go on.
+                        self.log.warning("consumer group vanished; recreating", error=str(exc))
+                        regroup = True
+                        continue
+                    # Redis refused a command: out of memory (a flood of big entries under
+                    # noeviction), a replica turned read-only by a failover, a failed save, a key
+                    # of the wrong type. Whatever was read and not acked stays pending and comes
+                    # back; this loop must not end, or the process would go on reporting health
+                    # while it consumes nothing.
+                    self._retrying("redis refused a command", exc)
+                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+                except Exception as exc:  # connection errors, and our own bugs outside a handler
+                    self._retrying("stream read failed", exc)
+                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
         finally:
             self._stopping.set()
             if claimer is not None:
                 await claimer
+
+    def _retrying(self, event: str, exc: Exception) -> None:
+        """Logs a failure the loop survives: Redis trouble as a warning, anything else (a bug)
+        as an error with its traceback."""
+        error = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, RedisConnectionError | RedisTimeoutError | ResponseError | OSError):
+            self.log.warning(f"{event}; retrying", error=error)
+        else:
+            self.log.exception(f"{event}; retrying", error=error)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -304,7 +334,7 @@ class StreamConsumer(Generic[T]):
             try:
                 await self.claim_once()
             except Exception as exc:  # the claimer must outlive Redis hiccups and our own bugs
-                self.log.exception("claim pass failed", error=repr(exc))
+                self._retrying("claim pass failed", exc)
 
     async def claim_once(self) -> int:
         """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over."""
