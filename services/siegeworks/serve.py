@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import RedisError
 
 from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
@@ -197,8 +198,12 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                             host=socket.gethostname(), at_ms=int(time.time() * 1000),
                             processed=reader.processed, failed=reader.failed,
                             dead_lettered=reader.dead_lettered, claimed=reader.claimed)
-            await redis.set(health_key(service, consumer), encoder.encode(health),
-                            ex=HEALTH_TTL_S)
+            try:
+                await redis.set(health_key(service, consumer), encoder.encode(health),
+                                ex=HEALTH_TTL_S)
+            except RedisError as exc:  # a missed beat; the next one may get through
+                structlog.get_logger(service=service).warning("heartbeat failed",
+                                                              error=repr(exc))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), HEALTH_EVERY_S)
 

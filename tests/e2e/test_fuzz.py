@@ -77,7 +77,6 @@ from siege.hosting.loader import decode_entries
 from siege.hosting.lobby import OPEN, Refusal, seat_holders
 from siege.hosting.match_state import MatchState, codec_for
 from siege.hosting.seats import seat_token
-from siege.tournament.state import is_tournament
 from siegeworks.clients.bots import make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.remote_run import MatchSpec, play_specs
@@ -315,11 +314,6 @@ class StateChangingError(Exception):
     a match started over a lobby): not a fuzz input, the example is discarded."""
 
 
-class KnownBugError(Exception):
-    """An input that trips a bug reported and not fixed yet (see the xfail tests below): the
-    example is discarded so that the barrage checks everything else."""
-
-
 @dataclass
 class Model:
     """Predicts the services' answer to each entry, from the state before the barrage (which no
@@ -345,16 +339,13 @@ class Model:
 
     def answer(self, message: Message, shot: Shot) -> Rejected | Refused | Granted | None:
         if isinstance(message, SubmitAction):
-            if not message.token.isascii():
-                raise KnownBugError("test_a_token_that_is_not_ascii_is_rejected")
             return self.submit(message)
         if isinstance(message, CreateMatch):
             return self.create(message)
         if isinstance(message, JoinMatch):
             return self.join(message, shot)
         if isinstance(message, RegisterEntrant):
-            # No tournament exists here. (Registration is being added to the match service:
-            # until it is, a registration is only logged; see the check in the test.)
+            # No tournament exists here.
             if not valid_client_id(message.client):
                 return None
             return Refused(inbox_key(message.client), REGISTER, message.tournament_id,
@@ -387,10 +378,8 @@ class Model:
             return rejected(RejectionCode.STALE_DECISION)
         try:
             action = as_in_a_service(action_decoder(k.game).decode, cmd.action)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return rejected(RejectionCode.MALFORMED)
-        except RecursionError:
-            raise KnownBugError("test_a_deeply_nested_action_is_rejected") from None
         if action in k.legal[cmd.seat]:
             raise StateChangingError("a legal action")
         return rejected(RejectionCode.ILLEGAL_ACTION)
@@ -403,18 +392,8 @@ class Model:
             return Refused(inbox_key(cmd.client), "cmd.create_match", cmd.match_id,
                            holders.code)
         if cmd.match_id == LOBBY:
-            if all(holders):
-                raise StateChangingError("a full create over a waiting lobby starts a match")
-            return None  # the lobby's holders get their grants again
+            return None  # the lobby stays as it is; its holders get their grants again
         if cmd.match_id not in self.known:
-            if cmd.match_id == "":
-                raise KnownBugError("test_a_create_with_an_empty_match_id_is_refused")
-            if is_tournament(cmd.match_id):
-                raise KnownBugError("test_a_match_id_shaped_like_a_tournament_id")
-            try:
-                int(cmd.options.get("decision_timeout_ms", "0"))
-            except ValueError:
-                raise KnownBugError("test_a_decision_timeout_that_is_no_number") from None
             self.contested.add(cmd.match_id)  # a new match or lobby: unpredictable from here
         return None  # a started match: its holders get their grants again, nothing else
 
@@ -872,7 +851,7 @@ def test_fuzzed_commands_change_no_log_and_the_services_keep_serving(
     def barrage(shot: tuple[Fields, str]) -> None:
         try:
             predicted = model.predict(*shot)
-        except (StateChangingError, KnownBugError):
+        except StateChangingError:
             assume(False)
             return
         send(predicted)
@@ -1140,12 +1119,6 @@ def known_bugs(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> dict
     return probes
 
 
-def known_bug(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=reason)
-
-
-@known_bug("siege.hosting.seats.check_token: hmac.compare_digest raises TypeError on a "
-           "non-ASCII str; the handler fails 6 times, the entry is dead-lettered, no reply")
 def test_a_token_that_is_not_ascii_is_rejected(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs["bug-1"]
     assert [(m.command_id, m.code) for m in probe.inbox if isinstance(m, ActionRejected)] == [
@@ -1153,8 +1126,6 @@ def test_a_token_that_is_not_ascii_is_rejected(known_bugs: dict[str, Probe]) -> 
     assert not probe.failed
 
 
-@known_bug("match.handlers.on_create_match: an empty match id reaches the log's append, which "
-           "raises ValueError('match_id is empty'); dead-lettered after 6 tries, no refusal")
 def test_a_create_with_an_empty_match_id_is_refused(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs[""]
     assert [(m.command, m.subject) for m in probe.inbox if isinstance(m, CommandRefused)] == [
@@ -1162,8 +1133,6 @@ def test_a_create_with_an_empty_match_id_is_refused(known_bugs: dict[str, Probe]
     assert not probe.failed
 
 
-@known_bug("siege.hosting.clocks.timeout_ms: int() of the option decision_timeout_ms raises in "
-           "the rules service's prompt_seats; the match is created but no seat is ever prompted")
 def test_a_decision_timeout_that_is_no_number(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs["bug-3"]
     refused = [m for m in probe.inbox if isinstance(m, CommandRefused)]
@@ -1171,8 +1140,6 @@ def test_a_decision_timeout_that_is_no_number(known_bugs: dict[str, Probe]) -> N
     assert not probe.failed
 
 
-@known_bug("match.handlers.on_create_match: a create naming every holder, for an id whose lobby "
-           "is open, starts the match over the lobby; a client granted a seat there loses it")
 def test_a_full_create_does_not_take_over_an_open_lobby(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs["bug-4"]
     assert {m.seat for m in probe.inbox if isinstance(m, SeatGranted)} == {1}
@@ -1182,19 +1149,12 @@ def test_a_full_create_does_not_take_over_an_open_lobby(known_bugs: dict[str, Pr
         assert created.clients[:2] == ["bug-4a", "bug-4b"]
 
 
-@known_bug("serve.routes (scoring): a match id shaped like a tournament id (t-<12 hex>) is "
-           "accepted by the match service, but scoring hands its pointers to the tournament "
-           "handler, which reads the match log as a tournament's (and fails once it holds game "
-           "events): the result is never recorded, no MatchFinished is sent")
 def test_a_match_id_shaped_like_a_tournament_id(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs[TOURNAMENT_LIKE]
     assert any(isinstance(m, CommandRefused | MatchFinished) for m in probe.inbox)
     assert not probe.failed
 
 
-@known_bug("siege.hosting.rules.decode_action: msgspec raises RecursionError, not a DecodeError, "
-           "on an action nested about 1000 deep (1 KB, under the 4096-byte limit); the rules "
-           "handler fails 6 times, the command is dead-lettered, no ActionRejected")
 def test_a_deeply_nested_action_is_rejected(known_bugs: dict[str, Probe]) -> None:
     probe = known_bugs["bug-6"]
     answers = [(m.command_id, m.code) for m in probe.inbox if isinstance(m, ActionRejected)]

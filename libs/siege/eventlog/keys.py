@@ -70,6 +70,15 @@ CLIENT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 glob characters, colons or braces."""
 
 
+MATCH_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+"""What a match id may be: it is part of key names, and ids shaped like a tournament's
+(``t-`` and 12 hex digits) are the tournaments' own (checked by the match service)."""
+
+
+def valid_match_id(match_id: str) -> bool:
+    return MATCH_ID.fullmatch(match_id) is not None
+
+
 def valid_client_id(client: str) -> bool:
     return CLIENT_ID.fullmatch(client) is not None
 

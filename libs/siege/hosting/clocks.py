@@ -16,10 +16,22 @@ from siege.hosting.match_state import MatchState
 DEFAULT_TIMEOUT_MS = 60_000
 
 
+MAX_TIMEOUT_MS = 7 * 24 * 3600 * 1000  # a week: beyond that a seat has simply left
+
+
+def parse_timeout_ms(text: str) -> int | None:
+    """The option ``decision_timeout_ms`` as a number of milliseconds, or None if it is none
+    (the match service refuses such a create)."""
+    if not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_TIMEOUT_MS else None
+
+
 def timeout_ms(ms: MatchState, default_ms: int = DEFAULT_TIMEOUT_MS) -> int:
-    if ms.created is None:
+    if ms.created is None or "decision_timeout_ms" not in ms.created.options:
         return default_ms
-    return int(ms.created.options.get("decision_timeout_ms", default_ms))
+    return parse_timeout_ms(ms.created.options["decision_timeout_ms"]) or default_ms
 
 
 def deadline_member(match_id: str, seat: int, decision: int) -> str:

@@ -13,7 +13,9 @@ from siege.contracts.events import MatchCreated
 from siege.contracts.messages import CreateMatch
 from siege.contracts.rejections import RejectionCode
 from siege.engine.registry import UnknownGameError, get_engine
-from siege.eventlog.keys import valid_client_id
+from siege.eventlog.keys import valid_client_id, valid_match_id
+from siege.hosting.clocks import MAX_TIMEOUT_MS, parse_timeout_ms
+from siege.tournament.state import is_tournament
 
 OPEN = ""  # an unheld seat in ``CreateMatch.clients``
 
@@ -37,6 +39,13 @@ def seat_holders(cmd: CreateMatch) -> list[str] | Refusal:
     """Who holds each seat of a create command, or why the command is refused."""
     if not valid_client_id(cmd.client):
         return Refusal(RejectionCode.BAD_CLIENT, f"invalid client id {cmd.client!r}")
+    if not valid_match_id(cmd.match_id) or is_tournament(cmd.match_id):
+        return Refusal(RejectionCode.MALFORMED, "a match id is 1-128 of A-Z a-z 0-9 _ . : - "
+                       "and not shaped like a tournament's (t- and 12 hex digits)")
+    timeout = cmd.options.get("decision_timeout_ms")
+    if timeout is not None and parse_timeout_ms(timeout) is None:
+        return Refusal(RejectionCode.MALFORMED, "decision_timeout_ms must be a whole number "
+                       f"of milliseconds from 1 to {MAX_TIMEOUT_MS}")
     try:
         engine = get_engine(cmd.game)
     except UnknownGameError as err:

@@ -33,6 +33,8 @@ def decode_action(ms: MatchState, data: bytes) -> Any | Rejection:
         return action_decoder(ms.engine.name).decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         return Rejection(RejectionCode.MALFORMED, f"not an action of this game: {err}")
+    except RecursionError:  # msgspec's answer to a value nested thousands deep
+        return Rejection(RejectionCode.MALFORMED, "an action nested too deep")
 
 
 def check_turn(ms: MatchState, seat: int, decision: int) -> Rejection | None:

@@ -17,4 +17,6 @@ def seat_token(secret: bytes, match_id: str, seat: int) -> str:
 
 
 def check_token(secret: bytes, match_id: str, seat: int, token: str) -> bool:
-    return hmac.compare_digest(seat_token(secret, match_id, seat), token)
+    # As bytes: compare_digest refuses str with non-ASCII characters, and a token is input.
+    return hmac.compare_digest(seat_token(secret, match_id, seat).encode(),
+                               token.encode("utf-8", "surrogatepass"))

@@ -22,6 +22,8 @@ class LobbyStore(Protocol):
     async def open(self, match_id: str, lobby: Lobby) -> Lobby:
         """Stores ``lobby`` unless one is there already; returns the one stored."""
 
+    async def get(self, match_id: str) -> Lobby | None: ...
+
     async def change(self, match_id: str, change: Change) -> tuple[Lobby, int] | Refusal | None:
         """Applies ``change`` atomically; None when the match has no lobby."""
 
@@ -34,6 +36,9 @@ class MemoryLobbies:
 
     async def open(self, match_id: str, lobby: Lobby) -> Lobby:
         return self._lobbies.setdefault(match_id, lobby)
+
+    async def get(self, match_id: str) -> Lobby | None:
+        return self._lobbies.get(match_id)
 
     async def change(self, match_id: str, change: Change) -> tuple[Lobby, int] | Refusal | None:
         lobby = self._lobbies.get(match_id)
@@ -58,6 +63,10 @@ class RedisLobbies:
             return lobby
         stored = await self.redis.get(key)
         return lobby if stored is None else lobby_decoder.decode(stored)
+
+    async def get(self, match_id: str) -> Lobby | None:
+        stored = await self.redis.get(lobby_key(match_id))
+        return None if stored is None else lobby_decoder.decode(stored)
 
     async def change(self, match_id: str, change: Change) -> tuple[Lobby, int] | Refusal | None:
         key = lobby_key(match_id)

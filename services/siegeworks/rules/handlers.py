@@ -35,6 +35,9 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
         await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
             match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
             code=outcome.code, detail=outcome.detail))
+        if ms.created is None:  # no such match: nothing owed, nothing worth caching
+            ctx.loader.forget(cmd.match_id)
+            return
         # A redelivered command after a crash lands here as a duplicate: finish what the crash
         # may have cut short (the follow-up, the prompts), which the log says is still owed.
         await on_log_appended(ctx, LogAppended(

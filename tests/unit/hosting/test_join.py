@@ -73,6 +73,11 @@ def test_a_full_lobby_refuses_newcomers() -> None:
     ({"seat_names": ["a"]}, RejectionCode.BAD_SEATS),
     ({"clients": ["host", ""]}, RejectionCode.BAD_SEATS),
     ({"clients": ["host", "x:y", ""]}, RejectionCode.BAD_CLIENT),
+    ({"match_id": ""}, RejectionCode.MALFORMED),
+    ({"match_id": "a b"}, RejectionCode.MALFORMED),
+    ({"match_id": "t-0123456789ab"}, RejectionCode.MALFORMED),  # a tournament's shape
+    ({"options": {"decision_timeout_ms": "abc"}}, RejectionCode.MALFORMED),
+    ({"options": {"decision_timeout_ms": "0"}}, RejectionCode.MALFORMED),
 ])
 def test_create_refusals(change: dict, code: RejectionCode) -> None:
     fields = {"match_id": "m", "game": "castle-dash", "seat_names": ["a", "b", "c"],

@@ -19,6 +19,7 @@ from siege.engine.codecs import action_list_decoder
 from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import MemoryEventLog
 from siege.hosting.clock import FixedClock
+from siege.hosting.seats import check_token, seat_token
 from siegeworks import bus as topics
 from siegeworks.wiring import wire_in_process
 
@@ -80,3 +81,10 @@ def test_commands_need_the_token_of_their_seat_and_match() -> None:
         assert await log.read("m-a") == after
 
     asyncio.run(scenario())
+
+
+def test_a_token_of_any_text_is_simply_wrong() -> None:
+    good = seat_token(b"k", "m", 0)
+    assert check_token(b"k", "m", 0, good)
+    for token in ("t\u00e9", "\ud800", "", good.upper(), good + "0"):
+        assert not check_token(b"k", "m", 0, token)
