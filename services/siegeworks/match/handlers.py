@@ -30,19 +30,19 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     if isinstance(holders, Refusal):
         await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, holders)
         return
-    if (await ctx.loader.load(cmd.match_id)).created is None:
+    # A lobby already open for this id stays what it is: a second create (a redelivery, or
+    # anyone's create for the same id) must not take the match from clients seated there.
+    lobby = await ctx.lobbies.get(cmd.match_id)
+    if (lobby is None and not all(holders)
+            and (await ctx.loader.load(cmd.match_id)).created is None):
         ctx.loader.forget(cmd.match_id)  # nothing to cache about a match without a log
-        # A lobby already open for this id stays what it is: a second create (a redelivery,
-        # or anyone's create for the same id) must not take the match from clients seated.
-        lobby = await ctx.lobbies.get(cmd.match_id)
-        if lobby is None and not all(holders):
-            lobby = await ctx.lobbies.open(cmd.match_id, Lobby(
-                create=cmd, clients=holders, seat_names=list(cmd.seat_names)))
-        if lobby is not None:
-            for seat, client in enumerate(lobby.clients):
-                if client:
-                    await grant(ctx, cmd.match_id, lobby.create.game, seat, client)
-            return
+        lobby = await ctx.lobbies.open(cmd.match_id, Lobby(
+            create=cmd, clients=holders, seat_names=list(cmd.seat_names)))
+    if lobby is not None:
+        for seat, client in enumerate(lobby.clients):
+            if client:
+                await grant(ctx, cmd.match_id, lobby.create.game, seat, client)
+        return
     await start(ctx, cmd, holders, list(cmd.seat_names))
 
 
