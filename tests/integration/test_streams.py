@@ -18,7 +18,10 @@ import msgspec
 import pytest
 import redis.asyncio
 
-from siege.contracts.messages import LogAppended, Message, bus_encoder
+from siege.contracts.messages import CommandRefused, LogAppended, Message, bus_encoder
+from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import REPLIES_STREAM, RESULTS_STREAM, inbox_key
+from siegeworks.transport.redis_bus import NOTICE_CAP, RedisBus
 from siegeworks.transport.streams import (
     CONSUMER_ENV,
     StreamConsumer,
@@ -451,3 +454,23 @@ def test_a_text_decoding_client_is_refused(redis_url: str, run: Run) -> None:
     with pytest.raises(ValueError, match="decode_responses"):
         StreamConsumer(client, [STREAM], GROUP, "c", Recorder())
     run(client.aclose())
+
+
+def test_inboxes_and_shared_replies_are_capped_and_other_streams_are_not(
+    redis_client: redis.asyncio.Redis, run: Run
+) -> None:
+    async def flood() -> dict[str, int]:
+        bus = RedisBus(redis_client, buffered=True)
+        note = CommandRefused(command="cmd.join_match", subject="m",
+                              code=RejectionCode.UNKNOWN_MATCH)
+        for _ in range(NOTICE_CAP * 2):
+            for stream in (inbox_key("flooded"), REPLIES_STREAM, RESULTS_STREAM):
+                await bus.publish(stream, note)
+        await bus.flush()
+        return {s: await redis_client.xlen(s)
+                for s in (inbox_key("flooded"), REPLIES_STREAM, RESULTS_STREAM)}
+
+    lengths = run(flood())
+    assert NOTICE_CAP <= lengths[inbox_key("flooded")] < NOTICE_CAP * 2
+    assert NOTICE_CAP <= lengths[REPLIES_STREAM] < NOTICE_CAP * 2
+    assert lengths[RESULTS_STREAM] == NOTICE_CAP * 2  # every result is kept

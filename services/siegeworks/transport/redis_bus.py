@@ -19,8 +19,19 @@ from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
-from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, bus_key, shard_of
+from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, REPLIES_STREAM, bus_key, shard_of
 from siegeworks import bus as topics
+
+NOTICE_CAP = 10_000
+"""Entries kept (about) on streams of notices that nobody must keep for ever: a client's inbox
+and the shared replies stream. A flood of refused commands then costs bounded memory; a client
+reads its inbox as it goes, so it loses nothing it has not had the time to read."""
+
+
+def capped(key: str) -> int | None:
+    if key == REPLIES_STREAM or (key.startswith("siege:client:") and key.endswith(":inbox")):
+        return NOTICE_CAP
+    return None
 
 
 def pointer_fields(note: LogAppended) -> dict[str, str]:
@@ -78,7 +89,8 @@ class RedisBus:
         flushed, self._on_flushed = self._on_flushed, []
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
-                pipe.xadd(key, fields, id=entry_id)  # type: ignore[arg-type]
+                pipe.xadd(key, fields, id=entry_id,  # type: ignore[arg-type]
+                          maxlen=capped(key), approximate=True)
             for member, due in deadlines:
                 if due is None:
                     pipe.zrem(DEADLINES_KEY, member)
