@@ -49,6 +49,10 @@ class Bus(Protocol):
 
     async def clear_deadline(self, member: str) -> None: ...
 
+    async def retire(self, topic: str, after_s: int) -> None:
+        """The stream behind ``topic`` may go ``after_s`` seconds from now (nothing more will
+        be written to it)."""
+
     async def after_flush(self, done: Callable[[], None]) -> None:
         """Runs ``done`` once what was published so far has really gone out."""
 
@@ -70,6 +74,9 @@ class InMemoryBus:
 
     async def clear_deadline(self, member: str) -> None:
         pass
+
+    async def retire(self, topic: str, after_s: int) -> None:
+        pass  # nothing is kept in one process
 
     async def after_flush(self, done: Callable[[], None]) -> None:
         done()  # published messages are queued at once

@@ -69,4 +69,6 @@ def test_each_seat_stream_carries_only_its_own_view(
             assert bytes(prompt.view) in expected[(seat, prompt.decision)], (
                 f"seat {seat} decision {prompt.decision}: a view the game never gave it")
             prompts += 1
+        # Finished: the stream goes after a while instead of staying for ever.
+        assert 0 < run(redis_client.ttl(view_key(holder, spec.match_id, seat))) <= 3600
     assert prompts >= players  # every seat was asked something

@@ -9,12 +9,14 @@ import msgspec
 from redis.asyncio import Redis
 
 from siege.contracts.messages import LogAppended, MatchFinished
-from siege.eventlog.keys import RESULTS_HASH, inbox_key
+from siege.eventlog.keys import RESULTS_HASH, inbox_key, view_key
 from siege.eventlog.log import EventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState
 from siegeworks.bus import RESULTS
 from siegeworks.context import ServiceContext
+
+SEAT_STREAM_TTL_S = 3600  # how long a finished match's prompt streams stay readable
 
 
 class Results(Protocol):
@@ -94,6 +96,9 @@ async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppend
         # Each holder hears of the end on its own inbox, the one stream it can surely read.
         for client in dict.fromkeys(ms.created.clients):
             await ctx.bus.publish(inbox_key(client), result)
+        # The seats' prompt streams are done with; their holders get a while to read the last.
+        for seat, client in enumerate(ms.created.clients):
+            await ctx.bus.retire(view_key(client, ms.match_id, seat), SEAT_STREAM_TTL_S)
 
 
 async def rebuild(log: EventLog, results: Results) -> int:

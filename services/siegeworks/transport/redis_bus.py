@@ -48,6 +48,7 @@ class RedisBus:
         self.buffered = buffered
         self._out: list[tuple[str, dict[str, Any], str]] = []
         self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
+        self._retire: list[tuple[str, int]] = []  # (stream, seconds left)
         self._on_flushed: list[Callable[[], None]] = []
 
     async def publish(self, topic: str, message: Message) -> None:
@@ -75,6 +76,11 @@ class RedisBus:
         if not self.buffered:
             await self.flush()
 
+    async def retire(self, topic: str, after_s: int) -> None:
+        self._retire.append((topic, after_s))
+        if not self.buffered:
+            await self.flush()
+
     async def after_flush(self, done: Callable[[], None]) -> None:
         if self.buffered:
             self._on_flushed.append(done)
@@ -82,10 +88,11 @@ class RedisBus:
             done()
 
     async def flush(self) -> None:
-        if not self._out and not self._deadlines:
+        if not self._out and not self._deadlines and not self._retire:
             return
         out, self._out = self._out, []
         deadlines, self._deadlines = self._deadlines, []
+        retire, self._retire = self._retire, []
         flushed, self._on_flushed = self._on_flushed, []
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
@@ -96,6 +103,8 @@ class RedisBus:
                     pipe.zrem(DEADLINES_KEY, member)
                 else:  # NX: a repeated prompt never pushes a clock further out
                     pipe.zadd(DEADLINES_KEY, {member: due}, nx=True)
+            for key, after_s in retire:
+                pipe.expire(key, after_s)
             replies = await pipe.execute(raise_on_error=False)
         for reply in replies:
             # A seat's prompt for a decision it was already sent is refused by its id: that is
