@@ -77,14 +77,14 @@ async def play_matches(
 
     clients: dict[str, list[BotSeat | None]] = {}
 
-    async def finished(result: MatchFinished) -> None:
+    async def report(result: MatchFinished) -> None:
         on_finished(result)
 
     async def inbox(message: Message) -> None:
         if isinstance(message, SeatGranted):
             await hand_token(clients, message)
 
-    wired.bus.subscribe(topics.RESULTS, finished)
+    wired.bus.subscribe(topics.RESULTS, report)
     wired.bus.subscribe(inbox_key(LOCAL_CLIENT), inbox)
     match_ids = [cfg.match_id(i) for i in range(cfg.matches)]
     names = cfg.seat_bots()
@@ -110,7 +110,7 @@ async def audit_match(log: EventLog, match_id: str) -> AuditReport:
 
 
 async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
-                          make_human: Callable[[Any], Any]) -> RunResult:
+                          make_human: Callable[[Any, str], Any]) -> RunResult:
     """One match in which a person (``make_human(bus, client)``, a HumanSeat) holds
     ``human_seat`` and bots the others."""
     master = cfg.master_seed()
