@@ -128,9 +128,9 @@ def greedy_round(players: list[int], sizes: list[int], meets: list[list[int]]) -
         tables[i] = [y if z == x else z for z in tables[i]]
         tables[j] = [x if z == y else z for z in tables[j]]
     if not any(meets[a][b] == 0 for t in tables for a, b in combinations(t, 2)):
-        pair = next(((a, b) for a, b in combinations(players, 2) if meets[a][b] == 0), None)
-        if pair is not None:
-            a, b = pair
+        never = next(((a, b) for a, b in combinations(players, 2) if meets[a][b] == 0), None)
+        if never is not None:
+            a, b = never
             ta = next(t for t in tables if a in t)
             tb = next(t for t in tables if b in t)
             other = next(z for z in ta if z != a)
@@ -173,10 +173,10 @@ def anneal(
     meets = meetings(n, rounds)
     total = sum(cost[meets[a][b]] for a in range(n) for b in range(a))
     unmet = unmet_pairs(meets)
-    pairs = n * (n - 1) // 2
-    seated = sum(len(t) * (len(t) - 1) // 2 for tables in rounds for t in tables)
-    often, more = divmod(seated, pairs)  # the cost is convex: meetings spread evenly are best
-    floor = more * cost[often + 1] + (pairs - more) * cost[often]
+    pair_count = n * (n - 1) // 2
+    meetings_held = sum(len(t) * (len(t) - 1) // 2 for tables in rounds for t in tables)
+    often, more = divmod(meetings_held, pair_count)  # the cost is convex: spread evenly is best
+    floor = more * cost[often + 1] + (pair_count - more) * cost[often]
     movable = [r for r in range(frozen, len(groups)) if len(groups[r]) - (not groups[r][-1]) > 1]
     best = (total, [[list(t) for t in g[:-1]] for g in groups])
     if not movable or total == floor or (until_covered and not unmet):
