@@ -84,25 +84,30 @@ def auditor_rules() -> list[str]:
             "+select", *AUDITOR_KEYS]
 
 
-def acl_file(passwords: dict[str, str]) -> str:
-    """An ACL file: the default user off, an operator, the four services, an auditor and an
-    example client ``alice``. ``passwords`` maps each user name to its password."""
-    users = {
+def _users() -> dict[str, list[str]]:
+    """The default user off, an operator, the four services, an auditor and an example client
+    ``alice``, with their rules."""
+    return {
         "default": ["off", "resetkeys", "-@all"],
         "operator": ["on", "~*", "&*", "+@all"],
         **{f"siege-{s}": service_rules(s) for s in SERVICE_KEYS},
         "siege-auditor": auditor_rules(),
         "client-alice": client_rules("alice"),
     }
+
+
+def acl_file(passwords: dict[str, str]) -> str:
+    """An ACL file of every user; ``passwords`` maps each user name to its password."""
     lines = []
-    for name, rules in users.items():
+    for name, rules in _users().items():
         secret = [f">{passwords[name]}"] if name in passwords else []
         lines.append(" ".join(["user", name, *rules[:1], *secret, *rules[1:]]))
     return "\n".join(lines) + "\n"
 
 
 def user_names() -> list[str]:
-    return ["operator", *(f"siege-{s}" for s in SERVICE_KEYS), "siege-auditor", "client-alice"]
+    """The users that sign in (every one but the default, which is off)."""
+    return [name for name in _users() if name != "default"]
 
 
 def example_passwords() -> dict[str, str]:

@@ -56,12 +56,18 @@ def _list_of(raws: list[msgspec.Raw]) -> bytes:
     return msgspec.msgpack.encode(raws)
 
 
+def make_seat(bus: Bus, client: str, game: str, match_id: str, seat: int, bot_name: str,
+              rng_seed: bytes) -> BotSeat:
+    """The bot ``bot_name`` for one seat, drawing from its own stream of ``rng_seed``."""
+    return BotSeat(bus, client, game, make_bot(game, bot_name),
+                   BotRng(rng_seed, f"{match_id}:{seat}"))
+
+
 def make_seats(
     bus: Bus, client: str, game: str, match_id: str, bot_names: list[str], rng_seed: bytes
 ) -> list[BotSeat | None]:
     """A bot per seat; None for a seat whose name is empty (someone else plays it)."""
-    return [BotSeat(bus, client, game, make_bot(game, name),
-                    BotRng(rng_seed, f"{match_id}:{seat}")) if name else None
+    return [make_seat(bus, client, game, match_id, seat, name, rng_seed) if name else None
             for seat, name in enumerate(bot_names)]
 
 

@@ -25,7 +25,7 @@ from siege.contracts.messages import (
 )
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
-from siegeworks.clients.bots import make_seats
+from siegeworks.clients.bots import make_seat
 from siegeworks.clients.remote import SeatReader
 from siegeworks.transport.redis_bus import RedisBus
 
@@ -96,9 +96,8 @@ class OutsideClient:
             if self.make_player is not None:
                 made: Player | None = self.make_player(self.bus, grant.game, grant.seat)
             else:
-                made = make_seats(self.bus, self.client, grant.game, grant.match_id,
-                                  [self.bot] * (grant.seat + 1), self.seed)[grant.seat]
-            assert made is not None
+                made = make_seat(self.bus, self.client, grant.game, grant.match_id, grant.seat,
+                                 self.bot, self.seed)
             player = self.seats[grant.match_id] = made
             self.reader.subscribe_seat(grant.stream, player.on_prompt)
         await player.set_token(grant.token)
