@@ -34,4 +34,8 @@ def _table(game: str) -> dict[str, type]:
         from siege.games.castellum.bots import GreedyBot as CastellumGreedy
 
         table["greedy"] = CastellumGreedy
+    elif game == "castle-assault":
+        from siege.games.castle_assault.bots import GreedyBot as CastleAssaultGreedy
+
+        table["greedy"] = CastleAssaultGreedy
     return table

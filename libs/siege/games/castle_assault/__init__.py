@@ -1,0 +1,1 @@
+"""Castle Assault: two warbands storm each other's castles down three lanes."""

@@ -1,0 +1,179 @@
+"""Castle Assault bots. They see only a seat's view and its legal actions, like any client.
+
+:class:`GreedyBot` plays by rules of thumb, one action at a time:
+- hit first: attacks and shots that destroy a unit or reach a castle, damage commands that
+  destroy a unit, then any attack that deals damage without losing the attacker;
+- build up: one resource a turn (two when allowed) until six, the most expensive card first;
+  then the dearest unit it can pay for, in the lane where the enemy is closest to its castle;
+- push: the Momentum Meter into the Charging Smash area before Charges, then every free unit
+  Charges, most forward first; the Captain and the Curse go on the strongest units.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from siege.bots.protocol import RandomBot, Rng
+from siege.games.castle_assault import actions as a
+from siege.games.castle_assault.board import CASTLE_ROW, forward, front_row
+from siege.games.castle_assault.cards import CARDS
+from siege.games.castle_assault.rules.stats import MOMENTUM_MAX, SMASH_AREA
+from siege.games.castle_assault.views import CastleAssaultView, UnitView
+
+T = TypeVar("T")
+RESOURCE_GOAL = 6
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, view: CastleAssaultView, legal: Sequence[T], rng: Rng) -> T:
+        pick: Any = None
+        if view.asking == "open":
+            pick = _open(view, list(legal))
+        elif view.asking == "mulligan":
+            cheap = sum(1 for c in view.hand_cards if CARDS[c].kind == "unit"
+                        and CARDS[c].cost <= 2)
+            pick = a.KEEP_HAND if cheap >= 2 else a.MULLIGAN
+        elif view.asking == "first":
+            pick = a.ChooseFirst(first=view.seat)
+        elif view.asking in ("captain", "curse"):
+            pick = _strongest_token(view, list(legal))
+        elif view.asking == "discard":
+            pick = max(legal, key=lambda x: CARDS[_card(view, x.card)].cost)  # type: ignore
+        if pick is None or pick not in legal:
+            return RandomBot().choose(view, legal, rng)
+        return pick
+
+
+def _card(view: CastleAssaultView, instance: int) -> int:
+    return view.hand_cards[view.hand.index(instance)]
+
+
+def _unit(view: CastleAssaultView, uid: int) -> UnitView | None:
+    return next((u for u in view.units if u.uid == uid), None)
+
+
+def _strongest_token(view: CastleAssaultView, legal: list[Any]) -> Any:
+    scored = [(u.attack * 2 + u.health, x) for x in legal
+              if (u := _unit(view, getattr(x, "unit", -1))) is not None]
+    return max(scored, key=lambda p: p[0])[1] if scored else legal[-1]
+
+
+def _facing(view: CastleAssaultView, unit: UnitView) -> UnitView | None:
+    row = unit.row + forward(unit.seat)
+    return next((u for u in view.units if u.lane == unit.lane and u.row == row
+                 and u.seat != unit.seat), None)
+
+
+def _open(view: CastleAssaultView, legal: list[Any]) -> Any:
+    me = view.seat
+    for chooser in (_strike, _place, _play_unit, _attach, _momentum, _charge, _buy):
+        pick = chooser(view, legal, me)
+        if pick is not None:
+            return pick
+    return a.END_TURN if a.END_TURN in legal else None
+
+
+def _strike(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    best: tuple[int, Any] | None = None
+    for x in legal:
+        score = 0
+        if isinstance(x, a.Attack) and (u := _unit(view, x.unit)) is not None:
+            enemy = _facing(view, u)
+            if enemy is None:
+                score = 50 + u.attack  # a castle
+            else:
+                dealt = u.attack - enemy.armor
+                back = enemy.attack - u.armor
+                if dealt >= enemy.health:
+                    score = 40 + CARDS[enemy.card].cost
+                elif dealt > 0 and back < u.health:
+                    score = 10 + dealt
+        elif isinstance(x, a.UseAbility) and (u := _unit(view, x.unit)) is not None:
+            score = _shot_score(view, u, x)
+        elif isinstance(x, a.PlayCommand):
+            card = CARDS[_card(view, x.card)]
+            target = _unit(view, x.unit)
+            if card.effect == "damage" and target is not None and card.amount >= target.health:
+                score = 30 + CARDS[target.card].cost
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, x)
+    return best[1] if best else None
+
+
+def _shot_score(view: CastleAssaultView, shooter: UnitView, x: a.UseAbility) -> int:
+    if x.target >= 0:
+        t = _unit(view, x.target)
+        if t is None:
+            return 0
+        dealt = shooter.attack - t.armor
+        return 35 + CARDS[t.card].cost if dealt >= t.health else (5 + dealt if dealt > 0 else 0)
+    # A blast: worth it when it hurts more enemies than friends.
+    ahead = [u for u in view.units if u.lane == shooter.lane and u.uid != shooter.uid]
+    foes = sum(1 for u in ahead if u.seat != shooter.seat)
+    friends = len(ahead) - foes
+    return 8 + foes if foes > friends else 0
+
+
+def _place(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    places = [x for x in legal if isinstance(x, a.PlaceResource)]
+    if not places or (view.resource_counts[me] >= RESOURCE_GOAL and len(view.hand) < 5):
+        return None
+    return max(places, key=lambda x: (CARDS[_card(view, x.card)].cost, -x.card))
+
+
+def _threat_lane(view: CastleAssaultView, me: int) -> list[int]:
+    """Lanes ordered by how close the nearest enemy stands to this seat's castle."""
+    home = CASTLE_ROW[me]
+    nearest = {lane: 99 for lane in range(3)}
+    for u in view.units:
+        if u.seat != me:
+            nearest[u.lane] = min(nearest[u.lane], abs(u.row - home))
+    return sorted(nearest, key=lambda lane: (nearest[lane], lane))
+
+
+def _play_unit(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    plays = [x for x in legal if isinstance(x, a.PlayUnit)]
+    if not plays:
+        return None
+    order = _threat_lane(view, me)
+    return max(plays, key=lambda x: (CARDS[_card(view, x.card)].cost,
+                                     -order.index(x.lane)))
+
+
+def _attach(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    for x in legal:
+        if not isinstance(x, a.PlayCommand):
+            continue
+        card = CARDS[_card(view, x.card)]
+        target = _unit(view, x.unit)
+        if card.timing == "attachment" and target is not None and target.health >= 3:
+            return x
+        if card.effect == "draw":
+            return x
+    return None
+
+
+def _momentum(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    favour = view.momentum if me == 0 else -view.momentum
+    chargers = [x for x in legal if isinstance(x, a.Charge)]
+    push = a.ShiftMomentum(toward=me)
+    if chargers and favour <= MOMENTUM_MAX - SMASH_AREA and push in legal:
+        return push
+    return None
+
+
+def _charge(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    chargers = [(u, x) for x in legal if isinstance(x, a.Charge)
+                and (u := _unit(view, x.unit)) is not None]
+    if not chargers:
+        return None
+    # Most forward first; a unit already at the enemy's front row has nowhere to go.
+    chargers.sort(key=lambda p: abs(p[0].row - front_row(me)))
+    return chargers[0][1]
+
+
+def _buy(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    return a.BUY_DRAW if a.BUY_DRAW in legal and len(view.hand) < 3 else None

@@ -1,0 +1,1 @@
+"""The Castle Assault rules, one concept per module; ``turn.advance`` drives them."""

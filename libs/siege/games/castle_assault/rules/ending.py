@@ -1,0 +1,60 @@
+"""Winning and losing: a castle at 0 Health, both sides out of cards, and the turn limit.
+
+A castle at 0 Health or less loses at once. When both castles fall at the same moment, or the
+game runs out of play, the castle with more Health wins, and equal castles go to a roll-off
+that rerolls ties (our ruling for the simultaneous case; the rulebook's for running out).
+"""
+
+from __future__ import annotations
+
+from siege.games.castle_assault.rules.combat import castle_health, engaged
+from siege.games.castle_assault.rules.nodes import open_chance
+from siege.games.castle_assault.state import EndReason, State
+
+TURN_LIMIT = 200  # a safety limit of our own: hosted matches must end
+FINAL_ROLLOFF_PURPOSE = "final_rolloff"
+
+
+def finish(state: State, winner: int, reason: EndReason) -> None:
+    state.phase = "over"
+    state.ended = reason
+    state.ranks = [1 if seat == winner else 2 for seat in (0, 1)]
+    state.waiting = []
+    state.asking = ""
+    state.chance = None
+
+
+def check_castles(state: State) -> bool:
+    """True when the game just ended or went to the final comparison."""
+    fallen = [seat for seat in (0, 1) if castle_health(state, seat) <= 0]
+    if len(fallen) == 1:
+        finish(state, 1 - fallen[0], "castle")
+        return True
+    if len(fallen) == 2:
+        compare(state, "castles")
+        return True
+    return False
+
+
+def out_of_play(state: State) -> bool:
+    """Both decks and hands are empty and no unit is free to move on (none, or all engaged)."""
+    if any(state.decks[s] or state.hands[s] for s in (0, 1)):
+        return False
+    return all(engaged(state, u) for u in state.units)
+
+
+def compare(state: State, reason: EndReason) -> None:
+    health = [castle_health(state, seat) for seat in (0, 1)]
+    if health[0] != health[1]:
+        finish(state, health.index(max(health)), reason)
+        return
+    state.phase = "final"
+    state.ended = reason
+    open_chance(state, "dice", 2, 6, FINAL_ROLLOFF_PURPOSE)
+
+
+def on_final_rolloff(state: State, values: list[int]) -> None:
+    if values[0] == values[1]:
+        open_chance(state, "dice", 2, 6, FINAL_ROLLOFF_PURPOSE)
+        return
+    finish(state, 0 if values[0] > values[1] else 1, state.ended)

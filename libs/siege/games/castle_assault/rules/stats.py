@@ -1,0 +1,142 @@
+"""A unit's Attack, Armor and Movement now: printed values and every modifier in effect.
+
+Modifiers: attachments, this turn's Instants, friendly Auras, the Captain skill, the Curse, the
+Ongoing Environment card and Momentum Max. Charge-only bonuses (Smash, Momentum, the Captain's
+Charge skill) are added by the combat rules, which know how the unit got there.
+"""
+
+from __future__ import annotations
+
+from siege.games.castle_assault.board import aura_squares
+from siege.games.castle_assault.cards import CARDS, Card, Ranged
+from siege.games.castle_assault.heroes import HEROES, Hero
+from siege.games.castle_assault.state import NOBODY, State, Unit
+
+MOMENTUM_MAX = 4  # spaces from START to Max on each side (see the README's derivation)
+SMASH_AREA = 2  # the two spaces nearest a seat's side grant the Momentum Bonus
+
+
+def card_of(unit: Unit) -> Card:
+    return CARDS[unit.card]
+
+
+def hero_of(state: State, seat: int) -> Hero:
+    return HEROES[state.warbands[seat]]
+
+
+def in_favor(state: State, seat: int) -> int:
+    """How far the Momentum Meter stands toward ``seat``'s castle (negative: away)."""
+    return state.momentum if seat == 0 else -state.momentum
+
+
+def at_max(state: State, seat: int) -> bool:
+    return in_favor(state, seat) >= MOMENTUM_MAX
+
+
+def in_smash_area(state: State, seat: int) -> bool:
+    return in_favor(state, seat) > MOMENTUM_MAX - SMASH_AREA
+
+
+def _ongoing(state: State, effect: str) -> int:
+    if state.ongoing == NOBODY:
+        return 0
+    card = CARDS[state.ongoing]
+    return card.amount if card.env_effect == effect else 0
+
+
+def aura_bonus(state: State, unit: Unit, stat: str) -> int:
+    total = 0
+    here = (unit.lane, unit.row)
+    for other in state.units:
+        aura = card_of(other).aura
+        if (other.seat == unit.seat and other.uid != unit.uid and aura is not None
+                and aura.stat == stat and here in aura_squares(other.lane, other.row, aura.size)):
+            total += aura.amount
+    return total
+
+
+def _boosts(state: State, unit: Unit, stat: str) -> int:
+    return sum(b.amount for b in state.boosts if b.uid == unit.uid and b.stat == stat)
+
+
+def attached_cards(state: State, unit: Unit) -> list[Card]:
+    """The cards attached to the unit (attachments are instances of the owner's deck)."""
+    return [CARDS[state.cards[unit.seat][i]] for i in unit.attachments]
+
+
+def _attached(state: State, unit: Unit, effect: str) -> int:
+    return sum(c.amount for c in attached_cards(state, unit) if c.effect == effect)
+
+
+def is_captain(state: State, unit: Unit) -> bool:
+    return state.captain[unit.seat] == unit.uid
+
+
+def is_cursed(state: State, unit: Unit) -> bool:
+    return state.curse == unit.uid
+
+
+def attack_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> int:
+    """Attack before charge bonuses; ``auras`` overrides the aura bonus (a moving unit keeps
+    the Auras it had when its movement began)."""
+    card = card_of(unit)
+    value = card.attack + _attached(state, unit, "attack") + _boosts(state, unit, "attack")
+    value += auras["attack"] if auras is not None else aura_bonus(state, unit, "attack")
+    value += _ongoing(state, "attack_all")
+    if is_cursed(state, unit):
+        value += HEROES[state.warbands[state.curse_by]].curse_attack
+    if card.max_attack and at_max(state, unit.seat):
+        value += card.max_attack
+    return value
+
+
+def armor_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> int:
+    card = card_of(unit)
+    value = card.armor + _attached(state, unit, "armor") + _boosts(state, unit, "armor")
+    value += auras["armor"] if auras is not None else aura_bonus(state, unit, "armor")
+    if is_captain(state, unit):
+        value += hero_of(state, unit.seat).armor
+    return max(0, value)
+
+
+def movement_bonus(state: State, unit: Unit) -> int:
+    """Everything added to the printed Movement (it also lengthens a Charge)."""
+    bonus = _boosts(state, unit, "movement") + _ongoing(state, "movement_all")
+    if is_cursed(state, unit):
+        bonus += HEROES[state.warbands[state.curse_by]].curse_movement
+    return bonus
+
+
+def movement_of(state: State, unit: Unit) -> int:
+    return max(0, card_of(unit).movement + movement_bonus(state, unit))
+
+
+def health_left(unit: Unit) -> int:
+    return card_of(unit).health - unit.damage
+
+
+def has_quick(state: State, unit: Unit) -> bool:
+    return card_of(unit).quick or any(c.effect == "grant_quick"
+                                      for c in attached_cards(state, unit))
+
+
+def ranged_of(state: State, unit: Unit) -> Ranged | None:
+    """The unit's Ranged ability as it reaches now (Fog of War shortens it)."""
+    ranged = card_of(unit).ranged
+    if ranged is None:
+        ranged = next((c.grant for c in attached_cards(state, unit) if c.grant is not None),
+                      None)
+    if ranged is None:
+        return None
+    short = _ongoing(state, "range_minus")
+    return Ranged(low=ranged.low, high=ranged.high - short, spread=ranged.spread,
+                  blast=ranged.blast)
+
+
+def smash_bonus(state: State) -> int:
+    return 1 + _ongoing(state, "smash_plus")
+
+
+def build_available(state: State, seat: int) -> int:
+    """Build granted by the seat's units in play minus Build its units in play use."""
+    return sum(card_of(u).build - card_of(u).needs_build for u in state.units if u.seat == seat)

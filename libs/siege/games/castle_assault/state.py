@@ -1,0 +1,142 @@
+"""The Castle Assault state: everything a fold of the events builds, and nothing else.
+
+A mutable msgspec struct, so ``==`` compares whole states and ``msgspec.to_builtins`` prints one.
+Each seat's cards are *instances* 0..n-1 of its deck list (``cards[seat][i]`` is the card id of
+instance ``i``); a unit on the battlefield is named by ``uid = seat * 100 + instance``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from siege.engine.protocol import ChanceNeeded
+
+NOBODY = -1
+UID_BASE = 100
+
+Phase = Literal["setup", "mulligan", "rolloff", "first", "turn", "final", "over"]
+Step = Literal["", "opening", "env", "reveal", "begin", "captain", "curse", "move", "open",
+               "charge", "end", "discard"]
+Asking = Literal["", "mulligan", "first", "captain", "curse", "open", "discard"]
+EndReason = Literal["", "castle", "castles", "cards", "turn_limit"]
+
+
+def uid_of(seat: int, instance: int) -> int:
+    return seat * UID_BASE + instance
+
+
+def seat_of(uid: int) -> int:
+    return uid // UID_BASE
+
+
+def instance_of(uid: int) -> int:
+    return uid % UID_BASE
+
+
+class Unit(msgspec.Struct, kw_only=True):
+    uid: int
+    seat: int
+    card: int
+    lane: int
+    row: int
+    entered: int  # the turn number it entered the battlefield
+    damage: int = 0
+    attachments: list[int] = msgspec.field(default_factory=list)  # card ids
+
+
+class Boost(msgspec.Struct, kw_only=True):
+    """A change that lasts until the end of the current turn (an Instant's)."""
+
+    uid: int
+    stat: Literal["attack", "armor", "movement"]
+    amount: int
+
+
+class Clash(msgspec.Struct, kw_only=True):
+    """One combat, shot or effect that dealt damage this turn (for views and tests)."""
+
+    source: int  # a uid, or NOBODY for a command or environment card
+    target: int  # a uid, or -1 - seat for that seat's castle
+    damage: int
+    returned: int = 0  # counter-attack damage dealt back to ``source``
+    smash: bool = False
+    momentum: bool = False
+    destroyed: list[int] = msgspec.field(default_factory=list)
+
+
+def _per_seat() -> list[list[int]]:
+    return [[], []]
+
+
+class State(msgspec.Struct, kw_only=True):
+    warbands: list[str]
+    cards: list[list[int]]
+    phase: Phase = "setup"
+    step: Step = ""
+    asking: Asking = ""
+    decision: int = 0
+    waiting: list[int] = msgspec.field(default_factory=list)
+    chance: ChanceNeeded | None = None
+
+    mulligan: list[int] = msgspec.field(default_factory=lambda: [NOBODY, NOBODY])  # 0 kept, 1 not
+    rolls: list[int] = msgspec.field(default_factory=list)  # the last roll-off
+    rolloff_winner: int = NOBODY
+    first: int = NOBODY
+    active: int = NOBODY
+    turn: int = 0  # turns begun in the whole game
+    seat_turns: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+
+    decks: list[list[int]] = msgspec.field(default_factory=_per_seat)  # [0] is the top
+    hands: list[list[int]] = msgspec.field(default_factory=_per_seat)
+    discards: list[list[int]] = msgspec.field(default_factory=_per_seat)
+    resources: list[list[int]] = msgspec.field(default_factory=_per_seat)  # face down
+    exhausted: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+    placed: int = 0  # resources placed by the active seat this turn
+    unit_played: bool = False  # the active seat played a unit this turn
+
+    units: list[Unit] = msgspec.field(default_factory=list)
+    acted: list[int] = msgspec.field(default_factory=list)  # uids with a Unit Action this turn
+    boosts: list[Boost] = msgspec.field(default_factory=list)
+    charging: int = NOBODY  # the uid whose Charge waits for its die
+    castle_damage: list[int] = msgspec.field(default_factory=lambda: [0, 0])
+    momentum: int = 0  # > 0 toward seat 0's castle, < 0 toward seat 1's
+
+    env_deck: list[int] = msgspec.field(default_factory=list)  # card ids, [0] is the top
+    env_discard: list[int] = msgspec.field(default_factory=list)
+    env_meter: int = 0  # 0 is START, 1-4 are T1-T4
+    ongoing: int = NOBODY  # the Ongoing Environment card in effect
+    field: int = NOBODY  # the Environment card on the battlefield
+    rubble: list[list[int]] = msgspec.field(default_factory=list)  # [lane, row] squares
+    revealed: int = NOBODY  # the last Environment card revealed
+
+    captain: list[int] = msgspec.field(default_factory=lambda: [NOBODY, NOBODY])  # uids
+    curse: int = NOBODY  # the uid carrying the one Curse token
+    curse_by: int = NOBODY
+
+    clashes: list[Clash] = msgspec.field(default_factory=list)  # this turn's
+    ended: EndReason = ""
+    ranks: list[int] = msgspec.field(default_factory=list)
+
+
+def opponent(seat: int) -> int:
+    return 1 - seat
+
+
+def find_unit(state: State, uid: int) -> Unit | None:
+    for unit in state.units:
+        if unit.uid == uid:
+            return unit
+    return None
+
+
+def unit_at(state: State, lane: int, row: int) -> Unit | None:
+    for unit in state.units:
+        if unit.lane == lane and unit.row == row:
+            return unit
+    return None
+
+
+def ready_resources(state: State, seat: int) -> int:
+    return len(state.resources[seat]) - state.exhausted[seat]
