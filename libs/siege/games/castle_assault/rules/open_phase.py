@@ -51,8 +51,8 @@ def _ready(state: State, seat: int) -> int:
 
 
 def shot_targets(state: State, unit: Unit) -> list[Unit]:
-    """Opposing units the unit's Ranged ability reaches. The square straight ahead is never a
-    target: a unit there is engaged in melee instead."""
+    """Units the unit's Ranged ability reaches (opposing ones only, unless it blasts). An enemy
+    straight ahead is never a target: the two are engaged in melee instead."""
     ranged = ranged_of(state, unit)
     if ranged is None:
         return []
@@ -61,7 +61,9 @@ def shot_targets(state: State, unit: Unit) -> list[Unit]:
     for lane, row in ranged_squares(unit.seat, unit.lane, unit.row, ranged.low, ranged.high,
                                     ranged.spread):
         other = unit_at(state, lane, row)
-        if other is not None and (lane, row) != ahead and (ranged.blast or other.seat != unit.seat):
+        if other is None or (other.seat != unit.seat and (lane, row) == ahead):
+            continue
+        if ranged.blast or other.seat != unit.seat:
             found.append(other)
     return found
 
