@@ -9,19 +9,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from siege.games.castle_assault.board import (
-    CASTLE_ARMOR,
-    CASTLE_HEALTH,
-    castle_row,
-    forward,
-    front_row,
-)
+from siege.games.castle_assault.board import CASTLE_ARMOR, CASTLE_HEALTH, castle_row, forward
+from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.hand import draw
 from siege.games.castle_assault.rules.stats import (
     armor_of,
     attack_of,
     aura_bonus,
-    card_of,
     health_left,
     hero_of,
     in_smash_area,
@@ -71,9 +65,10 @@ def engaged_with_castle(state: State, unit: Unit) -> bool:
 
 def castle_health(state: State, seat: int) -> int:
     """Health after damage, less what each Gigantic enemy engaged with the castle takes off."""
+    wall = castle_row(seat) + forward(seat)  # where an enemy stands to engage this castle
     giants = sum(1 for u in state.units
-                 if u.seat != seat and card_of(u).gigantic and u.row == front_row(u.seat)
-                 and engaged_with_castle(state, u))
+                 if u.row == wall and u.seat != seat and CARDS[u.card].gigantic
+                 and unit_at(state, u.lane, castle_row(seat)) is None)
     return CASTLE_HEALTH - state.castle_damage[seat] - GIGANTIC_HEALTH * giants
 
 

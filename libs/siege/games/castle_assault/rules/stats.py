@@ -46,11 +46,12 @@ def _ongoing(state: State, effect: str) -> int:
 
 def aura_bonus(state: State, unit: Unit, stat: str) -> int:
     total = 0
-    here = (unit.lane, unit.row)
     for other in state.units:
-        aura = card_of(other).aura
-        if (other.seat == unit.seat and other.uid != unit.uid and aura is not None
-                and aura.stat == stat and here in aura_squares(other.lane, other.row, aura.size)):
+        if other.seat != unit.seat or other.lane != unit.lane or other.uid == unit.uid:
+            continue  # an Aura reaches along its own lane only
+        aura = CARDS[other.card].aura
+        if (aura is not None and aura.stat == stat
+                and (unit.lane, unit.row) in aura_squares(other.lane, other.row, aura.size)):
             total += aura.amount
     return total
 
