@@ -6,10 +6,10 @@ from __future__ import annotations
 from ca_support import PETE, YOU, put, start
 
 from siege.games.castle_assault import actions as a
-from siege.games.castle_assault.cards import CARDS, WARBAND_CARDS, stock_deck
+from siege.games.castle_assault.cards import BY_NAME, CARDS, WARBAND_CARDS, stock_deck
 from siege.games.castle_assault.rules.combat import remove_destroyed
-from siege.games.castle_assault.rules.stats import movement_of
-from siege.games.castle_assault.state import NOBODY
+from siege.games.castle_assault.rules.stats import build_available, movement_of
+from siege.games.castle_assault.state import NOBODY, find_unit, uid_of
 
 
 def _resources(t, seat: int, count: int) -> None:
@@ -152,3 +152,38 @@ def test_the_one_curse_token_and_the_dwarf_curse() -> None:
     t.roll(1, purpose="momentum")
     # The token is on the battlefield: nobody else may curse.
     assert t.s.active == PETE and t.s.asking != "curse"
+
+
+def _war_engine_in_hand(t, names: list[str]) -> list[int]:
+    """Adds War-Engine cards to seat 0's card list and hand (no stock deck holds them yet)."""
+    instances = []
+    for name in names:
+        t.s.cards[YOU].append(BY_NAME[name].id)
+        instances.append(len(t.s.cards[YOU]) - 1)
+    t.s.hands[YOU] += instances
+    return instances
+
+
+def test_example_5_build_is_granted_used_and_can_go_negative() -> None:
+    """Ruling: Example 5's last sentence names Ally #4 where it means Ally #3 (Ally #4 was
+    already played); once Ally #2 is gone, Ally #3 can be played."""
+    t = start()
+    t.start_turn(1)
+    t.s.resources[YOU] = [t.s.decks[YOU].pop() for _ in range(12)]
+    yard, bombard, tower, sappers = _war_engine_in_hand(
+        t, ["Engineers' Yard", "Bombard Crew", "Siege Tower", "Master Sappers"])
+    assert not any(isinstance(x, a.PlayUnit) and x.card == bombard for x in t.legal(YOU))
+    t.when(YOU, a.PlayUnit(card=yard, lane=0))  # Ally #1: Build 6
+    t.when(YOU, a.PlayUnit(card=bombard, lane=1))  # Ally #2 uses 4
+    assert build_available(t.s, YOU) == 2
+    find_unit(t.s, uid_of(YOU, yard)).damage = 99
+    remove_destroyed(t.s)
+    assert build_available(t.s, YOU) == -4  # Ally #2 stays
+    assert find_unit(t.s, uid_of(YOU, bombard)) is not None
+    assert not any(isinstance(x, a.PlayUnit) and x.card == tower for x in t.legal(YOU))
+    t.when(YOU, a.PlayUnit(card=sappers, lane=0))  # Ally #4: Build 4
+    assert build_available(t.s, YOU) == 0
+    assert not any(isinstance(x, a.PlayUnit) and x.card == tower for x in t.legal(YOU))
+    find_unit(t.s, uid_of(YOU, bombard)).damage = 99
+    remove_destroyed(t.s)
+    assert a.PlayUnit(card=tower, lane=1) in t.legal(YOU)

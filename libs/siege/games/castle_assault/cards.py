@@ -156,6 +156,13 @@ _command("Hold the Line", W, 1, "instant", "armor", "friendly_unit", 2,
 _command("Mountain's Wrath", W, 3, "command", "damage", "enemy_unit", 3,
          "Deal 3 damage to an opposing unit.")
 
+# --- Medieval War-Engine: the Build cards of Example 5 (the rest of the warband comes later) --
+M = "war-engine"
+_unit("Engineers' Yard", M, 2, 0, 0, 1, 4, "Build 6.", build=6)
+_unit("Master Sappers", M, 2, 1, 1, 0, 2, "Build 4.", build=4)
+_unit("Bombard Crew", M, 3, 1, 3, 0, 3, "Requires Build 4.", needs_build=4)
+_unit("Siege Tower", M, 3, 1, 2, 2, 4, "Requires Build 4.", needs_build=4)
+
 # --- Neutral commands (the ones this part of the game uses) ----------------------------------
 _command("Shift", N, 1, "command", "lateral", "friendly_unit", 2,
          "Move a friendly unit 1 or 2 spaces sideways into a free square of another lane.")

@@ -59,10 +59,6 @@ def engaged(state: State, unit: Unit) -> bool:
     return ahead_of(state, unit.seat, unit.lane, unit.row)[0] in ("unit", "castle")
 
 
-def engaged_with_castle(state: State, unit: Unit) -> bool:
-    return ahead_of(state, unit.seat, unit.lane, unit.row)[0] == "castle"
-
-
 def castle_health(state: State, seat: int) -> int:
     """Health after damage, less what each Gigantic enemy engaged with the castle takes off."""
     wall = castle_row(seat) + forward(seat)  # where an enemy stands to engage this castle
