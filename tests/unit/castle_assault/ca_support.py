@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from siege.contracts.events import MatchCreated
+from siege.contracts.events import Event, MatchCreated
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault.cards import BY_NAME, CARDS, ENVIRONMENT_CARDS, stock_deck
 from siege.games.castle_assault.engine import CastleAssault
@@ -40,8 +40,18 @@ def env_order(top: Sequence[str]) -> list[int]:
 
 
 class Table(Scenario):
-    def __init__(self, warbands: str = "dragons,dwarves") -> None:
+    """With ``auto_pass`` every response window is passed by both seats as soon as it opens
+    (tests of the windows themselves turn it off)."""
+
+    def __init__(self, warbands: str = "dragons,dwarves", auto_pass: bool = True) -> None:
         super().__init__(ENGINE, created(warbands))
+        self.auto_pass = auto_pass
+
+    def fold(self, *events: Event) -> None:
+        super().fold(*events)
+        while self.auto_pass and self.state.asking == "respond":
+            seat = self.state.waiting[0]
+            super().fold(*self.engine.apply(self.state, seat, a.PASS_RESPONSE))
 
     @property
     def s(self) -> State:
@@ -87,10 +97,10 @@ class Table(Scenario):
 
 
 def start(top0: Sequence[str] = (), top1: Sequence[str] = (), env: Sequence[str] = (),
-          first: int = YOU, warbands: str = "dragons,dwarves") -> Table:
+          first: int = YOU, warbands: str = "dragons,dwarves", auto_pass: bool = True) -> Table:
     """A game at the first seat's first turn (momentum die pending), both hands kept."""
     names = warbands.split(",")
-    table = Table(warbands)
+    table = Table(warbands, auto_pass)
     table.shuffle(deck_order(names[0], top0))
     table.shuffle(deck_order(names[1], top1))
     table.shuffle(env_order(env))

@@ -14,7 +14,7 @@ from siege.contracts.events import MatchCreated
 from siege.dice.fair import BotRng
 from siege.engine.local import play_local
 from siege.games.castle_assault.cards import CARDS
-from siege.games.castle_assault.state import State, instance_of
+from siege.games.castle_assault.state import HERO_INSTANCE, State, instance_of
 from siege.testing.playout import FairChance
 
 PAIRINGS = ["dragons,dwarves", "dwarves,dragons", "dragons,dragons", "dwarves,dwarves"]
@@ -22,7 +22,8 @@ PAIRINGS = ["dragons,dwarves", "dwarves,dragons", "dragons,dragons", "dwarves,dw
 
 def check_invariants(state: State) -> None:
     for seat in (0, 1):
-        on_board = [instance_of(u.uid) for u in state.units if u.seat == seat]
+        on_board = [instance_of(u.uid) for u in state.units + state.returning
+                    if u.seat == seat and instance_of(u.uid) != HERO_INSTANCE]
         attached = [i for u in state.units if u.seat == seat for i in u.attachments]
         every = (state.decks[seat] + state.hands[seat] + state.discards[seat]
                  + state.resources[seat] + on_board + attached)

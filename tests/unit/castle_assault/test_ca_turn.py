@@ -122,17 +122,18 @@ def test_the_hand_limit_is_checked_only_at_your_own_end_of_turn() -> None:
     assert t.need().purpose == "momentum"
 
 
-def test_a_unit_takes_one_unit_action_and_none_on_the_turn_it_arrives() -> None:
-    t = start(top0=["Ember Hatchling"])
+def test_a_unit_takes_one_unit_action_and_none_on_the_turn_it_arrives_unless_haste() -> None:
+    t = start(top0=["Dracomancer", "Ember Hatchling"])
     raider = put(t, YOU, "Ash Raider", 1, 1)
     t.start_turn(1)
-    _resources(t, YOU, 1)
-    t.play(YOU, "Ember Hatchling", 0)
-    hatchling = t.unit(YOU, "Ember Hatchling")
+    _resources(t, YOU, 2)
+    t.play(YOU, "Dracomancer", 0)
+    t.play(YOU, "Ember Hatchling", 2)  # Haste: it may act at once
+    draco, hatchling = t.unit(YOU, "Dracomancer"), t.unit(YOU, "Ember Hatchling")
     units = {x.unit for x in t.legal(YOU) if isinstance(x, a.Charge)}
-    assert units == {raider.uid} and hatchling.uid not in units
+    assert units == {raider.uid, hatchling.uid} and draco.uid not in units
     t.charge(YOU, "Ash Raider", 2)
-    assert not any(isinstance(x, a.Charge) for x in t.legal(YOU))
+    assert {x.unit for x in t.legal(YOU) if isinstance(x, a.Charge)} == {hatchling.uid}
 
 
 def _turns(t: Table, count: int) -> None:

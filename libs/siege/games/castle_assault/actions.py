@@ -93,6 +93,16 @@ class UseAbility(Action, frozen=True, tag="ca.use_ability", kw_only=True):
     target: int = -1
 
 
+class SummonHero(Action, frozen=True, tag="ca.summon_hero", kw_only=True):
+    """Bring your hero, for free, into a free location of your castle area."""
+
+    lane: int
+
+
+class PassResponse(Action, frozen=True, tag="ca.pass_response", kw_only=True):
+    """In a response window: play no Instant now."""
+
+
 class EndTurn(Action, frozen=True, tag="ca.end_turn", kw_only=True):
     """End your Open Phase; the End of Turn Phase follows."""
 
@@ -109,9 +119,11 @@ SKIP_CAPTAIN = SkipCaptain()
 SKIP_CURSE = SkipCurse()
 BUY_DRAW = BuyDraw()
 END_TURN = EndTurn()
+PASS_RESPONSE = PassResponse()
+CASTLE_TARGET = -2  # UseAbility's target for a shot at the opposing castle
 
 ACTION_TYPES: tuple[type[Action], ...] = (
     KeepHand, Mulligan, ChooseFirst, AssignCaptain, SkipCaptain, CurseUnit, SkipCurse,
     PlaceResource, PlayUnit, PlayCommand, ShiftMomentum, BuyDraw, Charge, Attack, UseAbility,
-    EndTurn, DiscardCard,
+    SummonHero, PassResponse, EndTurn, DiscardCard,
 )

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 from siege.bots.protocol import RandomBot, Rng
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault.board import CASTLE_ROW, forward, front_row
-from siege.games.castle_assault.cards import CARDS
+from siege.games.castle_assault.cards import BY_NAME, CARDS
+from siege.games.castle_assault.heroes import HEROES
 from siege.games.castle_assault.rules.stats import MOMENTUM_MAX, SMASH_AREA
 from siege.games.castle_assault.views import CastleAssaultView, UnitView
 
@@ -37,9 +38,11 @@ class GreedyBot:
                         and CARDS[c].cost <= 2)
             pick = a.KEEP_HAND if cheap >= 2 else a.MULLIGAN
         elif view.asking == "first":
-            pick = a.ChooseFirst(first=view.seat)
+            pick = a.ChooseFirst(first=1 - view.seat)  # going second: two resources at once
         elif view.asking in ("captain", "curse"):
             pick = _strongest_token(view, list(legal))
+        elif view.asking == "respond":
+            pick = _respond(view, list(legal))
         elif view.asking == "discard":
             pick = max(legal, key=lambda x: CARDS[_card(view, x.card)].cost)  # type: ignore
         if pick is None or pick not in legal:
@@ -69,7 +72,7 @@ def _facing(view: CastleAssaultView, unit: UnitView) -> UnitView | None:
 
 def _open(view: CastleAssaultView, legal: list[Any]) -> Any:
     me = view.seat
-    for chooser in (_strike, _place, _play_unit, _attach, _momentum, _charge, _buy):
+    for chooser in (_strike, _place, _play_unit, _hero, _attach, _momentum, _charge, _buy):
         pick = chooser(view, legal, me)
         if pick is not None:
             return pick
@@ -87,20 +90,26 @@ def _strike(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
             else:
                 dealt = u.attack - enemy.armor
                 back = enemy.attack - u.armor
-                if dealt >= enemy.health:
-                    score = 40 + CARDS[enemy.card].cost
+                safe = back < u.health or CARDS[u.card].kind != "hero"
+                if dealt >= enemy.health and safe:
+                    score = 40 + _worth(enemy)
                 elif dealt > 0 and back < u.health:
-                    score = 10 + dealt
+                    score = 10 + dealt + (30 if CARDS[enemy.card].kind == "hero" else 0)
         elif isinstance(x, a.UseAbility) and (u := _unit(view, x.unit)) is not None:
             score = _shot_score(view, u, x)
         elif isinstance(x, a.PlayCommand):
             card = CARDS[_card(view, x.card)]
             target = _unit(view, x.unit)
             if card.effect == "damage" and target is not None and card.amount >= target.health:
-                score = 30 + CARDS[target.card].cost
+                score = 30 + _worth(target)
         if score > 0 and (best is None or score > best[0]):
             best = (score, x)
     return best[1] if best else None
+
+
+def _worth(unit: UnitView) -> int:
+    """How much destroying the unit is worth: its cost, and a hero is the game."""
+    return 100 if CARDS[unit.card].kind == "hero" else CARDS[unit.card].cost
 
 
 def _shot_score(view: CastleAssaultView, shooter: UnitView, x: a.UseAbility) -> int:
@@ -109,7 +118,11 @@ def _shot_score(view: CastleAssaultView, shooter: UnitView, x: a.UseAbility) -> 
         if t is None:
             return 0
         dealt = shooter.attack - t.armor
-        return 35 + CARDS[t.card].cost if dealt >= t.health else (5 + dealt if dealt > 0 else 0)
+        if dealt >= t.health:
+            return 35 + _worth(t)
+        return 5 + dealt + (30 if CARDS[t.card].kind == "hero" else 0) if dealt > 0 else 0
+    if x.target == a.CASTLE_TARGET:
+        return 20 + shooter.attack
     # A blast: worth it when it hurts more enemies than friends.
     ahead = [u for u in view.units if u.lane == shooter.lane and u.uid != shooter.uid]
     foes = sum(1 for u in ahead if u.seat != shooter.seat)
@@ -143,6 +156,21 @@ def _play_unit(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
                                      -order.index(x.lane)))
 
 
+def _hero(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    """A hero lost is a game lost: it only comes to stop an enemy at an empty castle location,
+    when it outlasts that enemy's blow; and it never Charges (see ``_charge``)."""
+    hero = BY_NAME[HEROES[view.warbands[me]].name]
+    wall = CASTLE_ROW[me] + forward(me)
+    for x in legal:
+        if not isinstance(x, a.SummonHero):
+            continue
+        enemy = next((u for u in view.units if u.seat != me and u.lane == x.lane
+                      and u.row == wall), None)
+        if enemy is not None and enemy.attack - hero.armor < hero.health - 1:
+            return x
+    return None
+
+
 def _attach(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
     for x in legal:
         if not isinstance(x, a.PlayCommand):
@@ -167,7 +195,7 @@ def _momentum(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
 
 def _charge(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
     chargers = [(u, x) for x in legal if isinstance(x, a.Charge)
-                and (u := _unit(view, x.unit)) is not None]
+                and (u := _unit(view, x.unit)) is not None and CARDS[u.card].kind != "hero"]
     if not chargers:
         return None
     # Most forward first; a unit already at the enemy's front row has nowhere to go.
@@ -177,3 +205,14 @@ def _charge(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
 
 def _buy(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
     return a.BUY_DRAW if a.BUY_DRAW in legal and len(view.hand) < 3 else None
+
+
+def _respond(view: CastleAssaultView, legal: list[Any]) -> Any:
+    """In a response window: an Instant that destroys an enemy unit, else pass."""
+    for x in legal:
+        if isinstance(x, a.PlayCommand):
+            card = CARDS[_card(view, x.card)]
+            target = _unit(view, x.unit)
+            if card.effect == "damage" and target is not None and card.amount >= target.health:
+                return x
+    return a.PASS_RESPONSE

@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-Kind = Literal["unit", "command", "environment"]
+Kind = Literal["unit", "command", "environment", "hero"]
 Timing = Literal["", "command", "instant", "attachment"]
 Effect = Literal["", "damage", "damage_lane", "lateral", "movement", "armor", "attack", "draw",
                  "grant_ranged", "grant_quick"]
@@ -34,6 +34,8 @@ class Ranged(msgspec.Struct, frozen=True, kw_only=True):
     high: int
     spread: bool = False  # Ranged Adjacent: neighbouring lanes too
     blast: bool = False  # hits every unit in range, friends included
+    battering: bool = False  # may shoot the castle when no opposing unit stands in the lane
+    blunt: bool = False  # may shoot the castle; a defender in the lane takes the shot instead
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,6 +59,15 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
     build: int = 0  # Build this unit grants while in play
     needs_build: int = 0  # Build that must be available to play it (and that it then uses)
     max_attack: int = 0  # extra Attack while its side holds Momentum Max
+    haste: bool = False  # may take a Unit Action the turn it enters
+    defense: bool = False  # attackers get no Smash or Momentum Bonus against it
+    cannot_charge: bool = False
+    phase: bool = False  # passes through friendly units while moving
+    ram: bool = False  # damage beyond a destroyed castle defender's Health hits the castle
+    consume: bool = False  # destroying the unit it engaged, it carries on
+    resurrection: bool = False  # comes back once when first destroyed
+    burns: bool = False  # loses 1 Health at the end of each of its owner's turns
+    marked_back: bool = False  # a different card back: anyone can tell it face down
     # Commands.
     timing: Timing = ""
     effect: Effect = ""
@@ -106,20 +117,22 @@ _unit("Dragon Welps", D, 2, 2, 1, 0, 2, "Action: Ranged Linear (1-4).",
       ranged={"low": 1, "high": 4})
 _unit("Pyrexia, The Brood Queen", D, 6, 1, 4, 1, 7, "Epic. Lord. Action: Ranged Adjacent (1-6).",
       epic=True, lord=True, ranged={"low": 1, "high": 6, "spread": True})
-_unit("Ember Hatchling", D, 1, 3, 1, 0, 1)
-_unit("Cinderscale Wyvern", D, 3, 3, 3, 0, 3, "Quick.", quick=True)
-_unit("Magma Drake", D, 4, 3, 3, 1, 4, "Gigantic.", gigantic=True)
+_unit("Ember Hatchling", D, 1, 3, 1, 0, 1, "Haste.", haste=True)
+_unit("Cinderscale Wyvern", D, 3, 3, 3, 0, 3, "Quick. Loses 1 Health at the End of its Turn.",
+      quick=True, burns=True)
+_unit("Magma Drake", D, 4, 3, 3, 1, 4, "Gigantic. Ram.", gigantic=True, ram=True)
 _unit("Flamecaller Adept", D, 3, 1, 2, 0, 2,
       "Action: Burn, Ranged Linear (1-2): hits every unit in range, friend or foe.",
       ranged={"low": 1, "high": 2, "blast": True})
-_unit("Wyrmlord Ignaroth", D, 5, 2, 4, 2, 5, "Lord. Aura 2: friendly units gain +1 Attack.",
-      lord=True, aura=AURA_ATTACK)
-_unit("Scaleguard Sentinel", D, 2, 1, 1, 2, 3)
+_unit("Wyrmlord Ignaroth", D, 5, 2, 4, 2, 5, "Lord. Aura 4: friendly units gain +1 Attack.",
+      lord=True, aura={"size": 4, "stat": "attack", "amount": 1})
+_unit("Scaleguard Sentinel", D, 2, 1, 1, 2, 3, "Defense.", defense=True)
 _unit("Brood Matron", D, 3, 1, 1, 1, 4, "Aura 2: friendly units gain +1 Armor.",
       aura=AURA_ARMOR)
-_unit("Ash Raider", D, 2, 3, 2, 0, 2)
-_command("Searing Breath", D, 2, "command", "damage", "enemy_unit", 2,
-         "Deal 2 damage to an opposing unit.")
+_unit("Ash Raider", D, 2, 3, 2, 0, 2, "Consume.", consume=True)
+_unit("Ashborn Phoenix", D, 3, 2, 2, 0, 2, "Resurrection.", resurrection=True)
+_command("Searing Breath", D, 2, "instant", "damage", "enemy_unit", 2,
+         "Instant: deal 2 damage to an opposing unit.")
 _command("Dragonfire Volley", D, 4, "command", "damage_lane", "lane", 1,
          "Deal 1 damage to every opposing unit in one lane.")
 _command("Wings of Fury", D, 1, "instant", "movement", "friendly_unit", 2,
@@ -131,22 +144,23 @@ _unit("Bronzebeard Bulwark", W, 2, 1, 1, 0, 4)
 _unit("Ironborne Dwarf", W, 1, 1, 1, 1, 2)
 _unit("Forge Master", W, 2, 1, 1, 0, 3, "Aura 2: friendly units gain +1 Armor.",
       aura=AURA_ARMOR)
-_unit("Bitterbrew Batterers", W, 2, 2, 2, 0, 3)
+_unit("Bitterbrew Batterers", W, 2, 2, 2, 0, 3, "Action: Ranged Linear (2-3), Battering.",
+      ranged={"low": 2, "high": 3, "battering": True})
 _unit("Dwarf Lord Grim'gor", W, 4, 1, 3, 2, 6, "Lord. Momentum Max: gains +2 Attack.",
       lord=True, max_attack=2)
-_unit("Magmaton Mortar", W, 3, 1, 2, 0, 3,
-      "Action: Blast, Ranged Linear (2-4): hits every unit in range, friend or foe.",
-      ranged={"low": 2, "high": 4, "blast": True})
+_unit("Magmaton Mortar", W, 3, 1, 2, 0, 3, "Action: Ranged Linear (2-4), Blunt Damage.",
+      ranged={"low": 2, "high": 4, "blunt": True})
 _unit("Goldguard Garrison", W, 3, 1, 3, 2, 3)
-_unit("Stoneshield Wardens", W, 3, 1, 1, 3, 4)
-_unit("Deepdelver Miners", W, 1, 2, 1, 0, 2)
-_unit("Hammerfall Berserkers", W, 3, 3, 3, 0, 3)
-_unit("Runepriest of the Anvil", W, 2, 1, 1, 0, 2, "Aura 2: friendly units gain +1 Attack.",
-      aura=AURA_ATTACK)
+_unit("Stoneshield Wardens", W, 3, 1, 1, 3, 4, "Cannot Charge. Defense.", cannot_charge=True,
+      defense=True)
+_unit("Deepdelver Miners", W, 1, 2, 1, 0, 2, "Phase.", phase=True)
+_unit("Hammerfall Berserkers", W, 3, 3, 3, 0, 3, "Ram.", ram=True)
+_unit("Runepriest of the Anvil", W, 2, 1, 1, 0, 2,
+      "Aura 2: friendly units gain +1 Attack. Resurrection.", aura=AURA_ATTACK, resurrection=True)
 _unit("Thunderbrew Cannoneers", W, 4, 1, 2, 1, 3, "Action: Ranged Adjacent (1-3).",
       ranged={"low": 1, "high": 3, "spread": True})
 _unit("Ironclad Juggernaut", W, 6, 2, 5, 2, 6, "Epic. Gigantic.", epic=True, gigantic=True)
-_unit("Oathsworn Shieldbearers", W, 2, 1, 2, 1, 3)
+_unit("Oathsworn Shieldbearers", W, 2, 0, 1, 1, 3, "0 Movement: holds its ground.")
 _command("Forge Hammer", W, 2, "attachment", "attack", "friendly_unit", 2,
          "Attachment: the unit gains +2 Attack.")
 _command("Runic Plate", W, 2, "attachment", "armor", "friendly_unit", 1,
@@ -162,6 +176,13 @@ _unit("Engineers' Yard", M, 2, 0, 0, 1, 4, "Build 6.", build=6)
 _unit("Master Sappers", M, 2, 1, 1, 0, 2, "Build 4.", build=4)
 _unit("Bombard Crew", M, 3, 1, 3, 0, 3, "Requires Build 4.", needs_build=4)
 _unit("Siege Tower", M, 3, 1, 2, 2, 4, "Requires Build 4.", needs_build=4)
+
+# --- Grim Harlequinn Fae: two cards with different backs (the rest of the warband comes later)
+F = "fae"
+_unit("Masked Reveller", F, 1, 2, 1, 0, 2, "A different card back.", marked_back=True)
+_command("Veil of Masks", F, 1, "instant", "armor", "friendly_unit", 1,
+         "Instant: a friendly unit gains +1 Armor this turn. A different card back.",
+         marked_back=True)
 
 # --- Neutral commands (the ones this part of the game uses) ----------------------------------
 _command("Shift", N, 1, "command", "lateral", "friendly_unit", 2,
@@ -195,6 +216,13 @@ _environment("Harvest Moon", "immediate", "momentum_reset", 0,
 _environment("Wildfire", "immediate", "damage_castle_areas", 1,
              "Every unit in a castle area takes 1 damage.")
 
+# --- Heroes: the battlefield side of each hero card (skills are in ``heroes.py``) -----------
+_add("Vyrax, the Ashen Tyrant", "hero", D, movement=2, attack=2, armor=0, health=5,
+     ranged={"low": 1, "high": 2, "spread": True}, text="Action: Ranged Adjacent (1-2).")
+_add("Oren Iron-Veins", "hero", W, movement=1, attack=2, armor=1, health=6,
+     ranged={"low": 1, "high": 2, "blunt": True},
+     text="Action: Ranged Linear (1-2), Blunt Damage: he hurls his hammer.")
+
 CARDS: tuple[Card, ...] = tuple(_cards)
 BY_NAME: dict[str, Card] = {card.name: card for card in CARDS}
 assert len(BY_NAME) == len(CARDS), "card names are unique"
@@ -208,7 +236,8 @@ WARBAND_CARDS: dict[str, tuple[tuple[str, int], ...]] = {
         ("Dracomancer", 2), ("Drake", 2), ("Soot", 2), ("Brood Wurm", 2), ("Dragon Welps", 2),
         ("Pyrexia, The Brood Queen", 1), ("Ember Hatchling", 2), ("Cinderscale Wyvern", 2),
         ("Magma Drake", 2), ("Flamecaller Adept", 2), ("Wyrmlord Ignaroth", 1),
-        ("Scaleguard Sentinel", 2), ("Brood Matron", 2), ("Ash Raider", 2),
+        ("Scaleguard Sentinel", 2), ("Brood Matron", 1), ("Ashborn Phoenix", 1),
+        ("Ash Raider", 2),
         ("Searing Breath", 2), ("Dragonfire Volley", 2), ("Wings of Fury", 2),
         ("Hoard Frenzy", 1),
     ),

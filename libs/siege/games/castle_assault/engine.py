@@ -18,7 +18,7 @@ from siege.engine.protocol import Action, ChanceMismatchError, IllegalActionErro
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault import events as e
 from siege.games.castle_assault.cards import WARBAND_CARDS, stock_deck
-from siege.games.castle_assault.rules import environment, open_phase, setup, start, turn
+from siege.games.castle_assault.rules import environment, open_phase, setup, start, turn, windows
 from siege.games.castle_assault.rules.ending import FINAL_ROLLOFF_PURPOSE, on_final_rolloff
 from siege.games.castle_assault.state import State
 from siege.games.castle_assault.views import CastleAssaultView, view_for
@@ -61,6 +61,8 @@ class CastleAssault:
         asking = state.asking
         if asking == "open":
             return open_phase.legal(state, seat)
+        if asking == "respond":
+            return windows.legal(state, seat)
         if asking == "mulligan":
             return [a.KEEP_HAND, a.MULLIGAN]
         if asking == "first":
@@ -116,6 +118,8 @@ _EVENT_FOR: dict[type, Callable[[int, Any], GameEvent]] = {
     a.Charge: lambda s, x: e.UnitCharged(seat=s, unit=x.unit),
     a.Attack: lambda s, x: e.UnitAttacked(seat=s, unit=x.unit),
     a.UseAbility: lambda s, x: e.AbilityUsed(seat=s, unit=x.unit, target=x.target),
+    a.SummonHero: lambda s, x: e.HeroSummoned(seat=s, lane=x.lane),
+    a.PassResponse: lambda s, x: e.ResponsePassed(seat=s),
     a.EndTurn: lambda s, x: e.TurnEnded(seat=s),
     a.DiscardCard: lambda s, x: e.CardDiscarded(seat=s, card=x.card),
 }
@@ -176,6 +180,8 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
     e.UnitCharged: open_phase.on_unit_charged,
     e.UnitAttacked: open_phase.on_unit_attacked,
     e.AbilityUsed: open_phase.on_ability_used,
+    e.HeroSummoned: open_phase.on_hero_summoned,
+    e.ResponsePassed: open_phase.on_response_passed,
     e.TurnEnded: open_phase.on_turn_ended,
     e.CardDiscarded: start.on_card_discarded,
 }

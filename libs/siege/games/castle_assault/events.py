@@ -107,11 +107,25 @@ class UnitAttacked(GameEvent, frozen=True, tag="ca.unit_attacked", kw_only=True)
 
 
 class AbilityUsed(GameEvent, frozen=True, tag="ca.ability_used", kw_only=True):
-    """A unit used its Ranged ability (on ``target``, or on all in range for a blast)."""
+    """A unit used its Ranged ability: on ``target`` (-2: the opposing castle), or on all in
+    range for a blast (-1)."""
 
     seat: int
     unit: int
     target: int = -1
+
+
+class HeroSummoned(GameEvent, frozen=True, tag="ca.hero_summoned", kw_only=True):
+    """A seat brought its hero onto the battlefield, in its castle area."""
+
+    seat: int
+    lane: int
+
+
+class ResponsePassed(GameEvent, frozen=True, tag="ca.response_passed", kw_only=True):
+    """A seat played no Instant in a response window."""
+
+    seat: int
 
 
 class TurnEnded(GameEvent, frozen=True, tag="ca.turn_ended", kw_only=True):
@@ -130,5 +144,6 @@ class CardDiscarded(GameEvent, frozen=True, tag="ca.card_discarded", kw_only=Tru
 EVENT_TYPES: tuple[type[GameEvent], ...] = (
     HandKept, HandMulliganed, FirstPlayerChosen, CaptainAssigned, CaptainSkipped, UnitCursed,
     CurseSkipped, ResourcePlaced, UnitPlayed, CommandPlayed, MomentumShifted, DrawBought,
-    UnitCharged, UnitAttacked, AbilityUsed, TurnEnded, CardDiscarded,
+    UnitCharged, UnitAttacked, AbilityUsed, HeroSummoned, ResponsePassed, TurnEnded,
+    CardDiscarded,
 )

@@ -10,7 +10,7 @@ import msgspec
 
 
 class Hero(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
+    name: str  # also the name of its battlefield card in ``cards.CARDS``
     warband: str
     captain_text: str
     curse_text: str

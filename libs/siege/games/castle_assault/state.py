@@ -17,10 +17,11 @@ NOBODY = -1
 UID_BASE = 100
 
 Phase = Literal["setup", "mulligan", "rolloff", "first", "turn", "final", "over"]
-Step = Literal["", "opening", "env", "reveal", "begin", "captain", "curse", "move", "open",
-               "charge", "end", "discard"]
-Asking = Literal["", "mulligan", "first", "captain", "curse", "open", "discard"]
-EndReason = Literal["", "castle", "castles", "cards", "turn_limit"]
+Step = Literal["", "opening", "env", "reveal", "begin", "captain", "curse", "move", "queue",
+               "resolve", "open", "charge", "end", "discard"]
+Asking = Literal["", "mulligan", "first", "captain", "curse", "open", "respond", "discard"]
+EndReason = Literal["", "castle", "hero", "castles", "cards", "turn_limit"]
+HERO_INSTANCE = 99  # a hero on the battlefield is uid seat * 100 + 99
 
 
 def uid_of(seat: int, instance: int) -> int:
@@ -44,6 +45,34 @@ class Unit(msgspec.Struct, kw_only=True):
     entered: int  # the turn number it entered the battlefield
     damage: int = 0
     attachments: list[int] = msgspec.field(default_factory=list)  # card ids
+
+
+class Motion(msgspec.Struct, kw_only=True):
+    """A unit part-way through a movement (Move Units, a Charge, a Quick move, Consume)."""
+
+    uid: int
+    left: int  # spaces still to go
+    roll: int = 0  # the Charge die, 0 when it is not a Charge
+    auras: dict[str, int] = msgspec.field(default_factory=dict)  # kept from the start
+
+
+class Fight(msgspec.Struct, kw_only=True):
+    """An engagement about to resolve, once its response window has closed."""
+
+    uid: int  # the attacker
+    smash: bool = False
+    roll: int = 0
+    auras: dict[str, int] = msgspec.field(default_factory=dict)
+    windowed: bool = False  # its window has been offered
+
+
+class Window(msgspec.Struct, kw_only=True):
+    """A response window: seats may play Instants, the other seat answering each one, until
+    both have passed since the last one."""
+
+    kind: Literal["movement", "combat"]
+    to_act: int
+    passed: list[bool] = msgspec.field(default_factory=lambda: [False, False])
 
 
 class Boost(msgspec.Struct, kw_only=True):
@@ -100,6 +129,15 @@ class State(msgspec.Struct, kw_only=True):
     acted: list[int] = msgspec.field(default_factory=list)  # uids with a Unit Action this turn
     boosts: list[Boost] = msgspec.field(default_factory=list)
     charging: int = NOBODY  # the uid whose Charge waits for its die
+    queue: list[int] = msgspec.field(default_factory=list)  # uids still to move this step
+    quick: bool = False  # the queue is End of Turn's Quick moves (engaged units stay)
+    motion: Motion | None = None
+    fight: Fight | None = None
+    window: Window | None = None
+    resume: Step = ""  # the step after the movement or combat under way resolves
+    resurrected: list[int] = msgspec.field(default_factory=list)  # uids that came back once
+    returning: list[Unit] = msgspec.field(default_factory=list)  # resurrecting, to be placed
+    heroes: list[int] = msgspec.field(default_factory=lambda: [0, 0])  # 1 once summoned
     castle_damage: list[int] = msgspec.field(default_factory=lambda: [0, 0])
     momentum: int = 0  # > 0 toward seat 0's castle, < 0 toward seat 1's
 
@@ -114,6 +152,7 @@ class State(msgspec.Struct, kw_only=True):
     captain: list[int] = msgspec.field(default_factory=lambda: [NOBODY, NOBODY])  # uids
     curse: int = NOBODY  # the uid carrying the one Curse token
     curse_by: int = NOBODY
+    curse_holder: int = NOBODY  # the seat whose hero may place the token next (NOBODY: either)
 
     clashes: list[Clash] = msgspec.field(default_factory=list)  # this turn's
     ended: EndReason = ""

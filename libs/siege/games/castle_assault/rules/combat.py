@@ -9,22 +9,33 @@ from __future__ import annotations
 
 from typing import Literal
 
-from siege.games.castle_assault.board import CASTLE_ARMOR, CASTLE_HEALTH, castle_row, forward
+from siege.games.castle_assault.board import (
+    CASTLE_ARMOR,
+    CASTLE_HEALTH,
+    LANES,
+    castle_row,
+    forward,
+)
 from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.hand import draw
 from siege.games.castle_assault.rules.stats import (
     armor_of,
     attack_of,
     aura_bonus,
+    card_of,
     health_left,
     hero_of,
     in_smash_area,
     is_captain,
+    movement_of,
     smash_bonus,
 )
 from siege.games.castle_assault.state import (
+    HERO_INSTANCE,
     NOBODY,
     Clash,
+    Fight,
+    Motion,
     State,
     Unit,
     instance_of,
@@ -72,6 +83,14 @@ def auras_now(state: State, unit: Unit) -> dict[str, int]:
     return {stat: aura_bonus(state, unit, stat) for stat in ("attack", "armor")}
 
 
+def hit_castle(state: State, seat: int, source: int, power: int, smash: bool = False,
+               momentum: bool = False) -> None:
+    dealt = max(0, power - CASTLE_ARMOR)
+    state.castle_damage[seat] += dealt
+    state.clashes.append(Clash(source=source, target=castle_code(seat), damage=dealt,
+                               smash=smash, momentum=momentum))
+
+
 def fight(state: State, attacker: Unit, *, smash: bool = False, charge_roll: int = 0,
           auras: dict[str, int] | None = None) -> None:
     """``attacker`` engages what is ahead of it; both sides deal damage at once.
@@ -83,7 +102,9 @@ def fight(state: State, attacker: Unit, *, smash: bool = False, charge_roll: int
     if kind not in ("unit", "castle"):
         return
     now = auras_now(state, attacker)
-    kept = now if auras is None else {k: max(v, now[k]) for k, v in auras.items()}
+    kept = now if not auras else {k: max(v, now[k]) for k, v in auras.items()}
+    if defender is not None and card_of(defender).defense:
+        smash = False  # Defense: no Smash, hence no Momentum Bonus either
     power = attack_of(state, attacker, kept)
     momentum = False
     if smash:
@@ -96,13 +117,12 @@ def fight(state: State, attacker: Unit, *, smash: bool = False, charge_roll: int
             power += 1
             momentum = True
     power = max(0, power)
+    enemy = opponent(attacker.seat)
     if defender is None:
-        enemy = opponent(attacker.seat)
-        dealt = max(0, power - CASTLE_ARMOR)
-        state.castle_damage[enemy] += dealt
-        state.clashes.append(Clash(source=attacker.uid, target=castle_code(enemy), damage=dealt,
-                                   smash=smash, momentum=momentum))
+        hit_castle(state, enemy, attacker.uid, power, smash, momentum)
         return
+    in_castle = defender.row == castle_row(enemy)
+    room = health_left(defender)
     dealt = max(0, power - armor_of(state, defender))
     back = max(0, max(0, attack_of(state, defender)) - armor_of(state, attacker, kept))
     defender.damage += dealt
@@ -112,27 +132,63 @@ def fight(state: State, attacker: Unit, *, smash: bool = False, charge_roll: int
     state.clashes.append(clash)
     clash.destroyed = remove_destroyed(state, {defender.uid: attacker.seat,
                                                attacker.uid: defender.seat})
+    if defender.uid not in clash.destroyed or attacker.uid in clash.destroyed:
+        return
+    card = card_of(attacker)
+    if card.ram and in_castle and dealt > room:
+        hit_castle(state, enemy, attacker.uid, dealt - room)  # Ram: the excess goes on
+    if card.consume:
+        if in_castle:  # Consume: through the defender and at the castle, no Smash
+            hit_castle(state, enemy, attacker.uid, max(0, attack_of(state, attacker)))
+        else:
+            state.motion = Motion(uid=attacker.uid, left=movement_of(state, attacker),
+                                  auras=auras_now(state, attacker))
 
 
 def remove_destroyed(state: State, killers: dict[int, int] | None = None) -> list[int]:
     """Takes every unit at 0 Health or less off the battlefield; ``killers[uid]`` is the seat
-    whose unit destroyed it, which draws a card (only for an opposing unit destroyed)."""
+    whose unit destroyed it, which draws a card (only for an opposing unit destroyed). A unit
+    with Resurrection destroyed for the first time waits in ``state.returning``."""
     dead = [u for u in state.units if health_left(u) <= 0]
     for unit in dead:
         state.units.remove(unit)
-        state.discards[unit.seat].append(instance_of(unit.uid))
-        state.discards[unit.seat].extend(unit.attachments)
         state.boosts = [b for b in state.boosts if b.uid != unit.uid]
+        state.discards[unit.seat].extend(unit.attachments)
         if state.captain[unit.seat] == unit.uid:
             state.captain[unit.seat] = NOBODY
         if state.curse == unit.uid:
             state.curse = NOBODY
-            state.curse_by = NOBODY
+            state.curse_holder = unit.seat  # the token passes to the side that suffered it
+        if instance_of(unit.uid) == HERO_INSTANCE:
+            continue  # a hero destroyed ends the game: it goes to no pile
+        if card_of(unit).resurrection and unit.uid not in state.resurrected:
+            state.resurrected.append(unit.uid)
+            state.returning.append(Unit(uid=unit.uid, seat=unit.seat, card=unit.card,
+                                        lane=unit.lane, row=castle_row(unit.seat),
+                                        entered=state.turn))
+        else:
+            state.discards[unit.seat].append(instance_of(unit.uid))
     for unit in dead:
         killer = (killers or {}).get(unit.uid, NOBODY)
         if killer != NOBODY and killer != unit.seat:
             draw(state, killer)
     return [u.uid for u in dead]
+
+
+def place_returning(state: State) -> None:
+    """Resurrection: each unit waiting comes back, unhurt and bare, to a free location of its
+    castle area (its own lane first); with none free it stays destroyed."""
+    for unit in state.returning:
+        lanes = [unit.lane] + [lane for lane in range(LANES) if lane != unit.lane]
+        free = [lane for lane in lanes if unit_at(state, lane, unit.row) is None]
+        if not free:
+            state.discards[unit.seat].append(instance_of(unit.uid))
+            continue
+        unit.lane = free[0]
+        state.units.append(unit)
+        if engaged(state, unit) and state.fight is None:
+            state.fight = Fight(uid=unit.uid)  # back in front of an enemy: they engage
+    state.returning = []
 
 
 def damage_unit(state: State, unit: Unit, amount: int) -> None:

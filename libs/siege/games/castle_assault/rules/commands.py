@@ -10,7 +10,7 @@ from __future__ import annotations
 from siege.games.castle_assault.cards import CARDS, Card
 from siege.games.castle_assault.rules.combat import damage_unit, remove_destroyed
 from siege.games.castle_assault.rules.hand import draw
-from siege.games.castle_assault.rules.movement import lateral_lanes, move_sideways
+from siege.games.castle_assault.rules.lateral import lateral_lanes, move_sideways
 from siege.games.castle_assault.rules.stats import has_quick, ranged_of
 from siege.games.castle_assault.state import Boost, State, find_unit
 

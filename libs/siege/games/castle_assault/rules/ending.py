@@ -1,6 +1,7 @@
-"""Winning and losing: a castle at 0 Health, both sides out of cards, and the turn limit.
+"""Winning and losing: a castle at 0 Health, a hero destroyed, running out of cards, the limit.
 
-A castle at 0 Health or less loses at once. When both castles fall at the same moment, or the
+A castle at 0 Health or less, or a hero destroyed on the battlefield, loses at once. When both
+sides lose at the same moment, or the
 game runs out of play, the castle with more Health wins, and equal castles go to a roll-off
 that rerolls ties (our ruling for the simultaneous case; the rulebook's for running out).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from siege.games.castle_assault.rules.combat import castle_health, engaged
 from siege.games.castle_assault.rules.nodes import open_chance
-from siege.games.castle_assault.state import EndReason, State
+from siege.games.castle_assault.state import HERO_INSTANCE, EndReason, State, instance_of
 
 TURN_LIMIT = 200  # a safety limit of our own: hosted matches must end
 FINAL_ROLLOFF_PURPOSE = "final_rolloff"
@@ -24,13 +25,21 @@ def finish(state: State, winner: int, reason: EndReason) -> None:
     state.chance = None
 
 
-def check_castles(state: State) -> bool:
+def fallen(state: State) -> list[int]:
+    """Seats that just lost: a castle at 0 Health or less, or a hero destroyed."""
+    hero_alive = {u.seat for u in state.units if instance_of(u.uid) == HERO_INSTANCE}
+    return [seat for seat in (0, 1) if castle_health(state, seat) <= 0
+            or (state.heroes[seat] and seat not in hero_alive)]
+
+
+def check_fallen(state: State) -> bool:
     """True when the game just ended or went to the final comparison."""
-    fallen = [seat for seat in (0, 1) if castle_health(state, seat) <= 0]
-    if len(fallen) == 1:
-        finish(state, 1 - fallen[0], "castle")
+    lost = fallen(state)
+    if len(lost) == 1:
+        seat = lost[0]
+        finish(state, 1 - seat, "castle" if castle_health(state, seat) <= 0 else "hero")
         return True
-    if len(fallen) == 2:
+    if len(lost) == 2:
         compare(state, "castles")
         return True
     return False

@@ -3,7 +3,9 @@
 Captain: one token per hero; it goes on one of the seat's units that is not a Lord or an Epic
 (the hero itself never carries it), never while the hero is on the battlefield, and comes back
 only when its unit is destroyed. Curse: the box holds one Curse token, so one unit on the whole
-battlefield is cursed at a time; it comes back when that unit is destroyed (our ruling).
+battlefield is cursed at a time. It lasts through one turn of the cursed unit's side (or until
+that unit is destroyed) and then passes to that side's hero, who may place it next (our
+ruling: the token alternates, so both heroes curse equally often).
 """
 
 from __future__ import annotations
@@ -17,14 +19,14 @@ from siege.games.castle_assault.state import NOBODY, State
 
 
 def captain_candidates(state: State, seat: int) -> list[int]:
-    if state.captain[seat] != NOBODY:
+    if state.captain[seat] != NOBODY or state.heroes[seat]:
         return []
-    return [u.uid for u in state.units
-            if u.seat == seat and not card_of(u).lord and not card_of(u).epic]
+    return [u.uid for u in state.units if u.seat == seat and card_of(u).kind == "unit"
+            and not card_of(u).lord and not card_of(u).epic]
 
 
 def curse_candidates(state: State, seat: int) -> list[int]:
-    if state.curse != NOBODY:
+    if state.curse != NOBODY or state.curse_holder not in (NOBODY, seat):
         return []
     return [u.uid for u in state.units if u.seat != seat]
 
@@ -56,6 +58,7 @@ def on_captain_skipped(state: State, event: Any) -> None:
 def on_unit_cursed(state: State, event: Any) -> None:
     state.curse = event.unit
     state.curse_by = event.seat
+    state.curse_holder = NOBODY
     close_decision(state, event.seat)
     state.step = "move"
 
