@@ -18,7 +18,7 @@ UID_BASE = 100
 
 Phase = Literal["setup", "mulligan", "rolloff", "first", "turn", "final", "over"]
 Step = Literal["", "opening", "env", "reveal", "begin", "captain", "curse", "move", "queue",
-               "resolve", "open", "charge", "end", "discard"]
+               "resolve", "open", "charge", "end", "burn", "discard"]
 Asking = Literal["", "mulligan", "first", "captain", "curse", "open", "respond", "discard"]
 EndReason = Literal["", "castle", "hero", "castles", "cards", "turn_limit"]
 HERO_INSTANCE = 99  # a hero on the battlefield is uid seat * 100 + 99

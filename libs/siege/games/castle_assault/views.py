@@ -1,7 +1,9 @@
 """What one seat may know: the whole battlefield, minus the other seat's hand and resources.
 
 Hidden: the cards in the other seat's hand and its face-down resources (only how many), and the
-order of every deck, the seat's own included (only sizes). Discard piles are face up. Unit
+order of every deck, the seat's own included (only sizes). Discard piles are face up. A card with
+a different back is told apart face down by everyone: how many such cards each hand and each
+resource row holds, and whether each deck's top card is one. Unit
 figures are shown as the rules compute them now, since they follow from public cards only.
 Views are built from copies, so a view never changes when the state moves on.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.combat import castle_health, engaged
 from siege.games.castle_assault.rules.open_phase import may_act
 from siege.games.castle_assault.rules.stats import (
@@ -73,6 +76,13 @@ class CastleAssaultView(msgspec.Struct, frozen=True, kw_only=True):
     env_discard: list[int]
     captains: list[int]
     curse: int
+    curse_holder: int  # the seat that may place the Curse next (-1: either)
+    heroes: list[int]  # 1 once that seat's hero was summoned
+    window: str  # the response window open ("movement", "combat") or ""
+    fighting: int  # the uid whose combat waits for the window, or -1
+    marked_hand: list[int]
+    marked_resources: list[int]
+    marked_top: list[bool]
     mulligan: list[int]
     rolls: list[int]
     clashes: list[Clash]
@@ -105,7 +115,18 @@ def view_for(state: State, seat: int) -> CastleAssaultView:
         env_meter=state.env_meter, ongoing=state.ongoing, field=state.field,
         rubble=[list(sq) for sq in state.rubble], revealed=state.revealed,
         env_deck_size=len(state.env_deck), env_discard=list(state.env_discard),
-        captains=list(state.captain), curse=state.curse, mulligan=list(state.mulligan),
+        captains=list(state.captain), curse=state.curse, curse_holder=state.curse_holder,
+        heroes=list(state.heroes), window=state.window.kind if state.window else "",
+        fighting=state.fight.uid if state.fight else -1,
+        marked_hand=[_marked(state, s, state.hands[s]) for s in (0, 1)],
+        marked_resources=[_marked(state, s, state.resources[s]) for s in (0, 1)],
+        marked_top=[bool(state.decks[s]) and _marked(state, s, state.decks[s][:1]) == 1
+                    for s in (0, 1)],
+        mulligan=list(state.mulligan),
         rolls=list(state.rolls),
         clashes=[msgspec.structs.replace(c, destroyed=list(c.destroyed)) for c in state.clashes],
         ended=state.ended, ranks=list(state.ranks))
+
+
+def _marked(state: State, seat: int, instances: list[int]) -> int:
+    return sum(1 for i in instances if CARDS[state.cards[seat][i]].marked_back)

@@ -7,6 +7,8 @@ Charge skill) are added by the combat rules, which know how the unit got there.
 
 from __future__ import annotations
 
+import msgspec
+
 from siege.games.castle_assault.board import aura_squares
 from siege.games.castle_assault.cards import CARDS, Card, Ranged
 from siege.games.castle_assault.heroes import HEROES, Hero
@@ -130,8 +132,7 @@ def ranged_of(state: State, unit: Unit) -> Ranged | None:
     if ranged is None:
         return None
     short = _ongoing(state, "range_minus")
-    return Ranged(low=ranged.low, high=ranged.high - short, spread=ranged.spread,
-                  blast=ranged.blast)
+    return msgspec.structs.replace(ranged, high=ranged.high - short) if short else ranged
 
 
 def smash_bonus(state: State) -> int:

@@ -87,10 +87,10 @@ def _turn_step(state: State) -> None:
         open_decision(state, [seat], "open")
     elif step == "end":
         queue_quick_moves(state, seat)
-        state.resume, state.step = "discard", "resolve"
-        if not state.queue:
-            state.step = "discard"
-            _burn(state, seat)
+        state.resume, state.step = "burn", "resolve"
+    elif step == "burn":
+        _burn(state, seat)
+        state.step = "discard"
     elif step == "discard":
         if over_limit(state, seat):
             open_decision(state, [seat], "discard")
