@@ -208,11 +208,33 @@ def _buy(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
 
 
 def _respond(view: CastleAssaultView, legal: list[Any]) -> Any:
-    """In a response window: an Instant that destroys an enemy unit, else pass."""
+    """In a response window: an Instant that destroys an enemy unit, or Armor that saves one
+    of its own units from the combat about to resolve; else pass."""
+    endangered = _endangered(view)
     for x in legal:
         if isinstance(x, a.PlayCommand):
             card = CARDS[_card(view, x.card)]
             target = _unit(view, x.unit)
-            if card.effect == "damage" and target is not None and card.amount >= target.health:
+            if target is None:
+                continue
+            if card.effect == "damage" and target.seat != view.seat and (
+                    card.amount >= target.health):
+                return x
+            if card.effect == "armor" and endangered.get(target.uid, 99) <= card.amount:
                 return x
     return a.PASS_RESPONSE
+
+
+def _endangered(view: CastleAssaultView) -> dict[int, int]:
+    """This seat's units in the pending combat that it would lose: uid -> Armor they lack."""
+    attacker = _unit(view, view.fighting)
+    if attacker is None:
+        return {}
+    defender = _facing(view, attacker)
+    if defender is None:
+        return {}
+    mine, theirs = (attacker, defender) if attacker.seat == view.seat else (defender, attacker)
+    if mine.seat != view.seat:
+        return {}
+    blow = theirs.attack + (1 if theirs is attacker else 0) - mine.armor  # a Smash, perhaps
+    return {mine.uid: blow - mine.health + 1} if blow >= mine.health else {}
