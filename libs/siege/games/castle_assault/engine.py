@@ -4,8 +4,9 @@ Pure: ``apply`` only reads the state and returns events; ``evolve`` folds one ev
 the state it is given, for speed); chance arrives as ``DiceRolled``/``DeckShuffled`` events
 answering the :class:`ChanceNeeded` that ``pending`` shows. Nothing here rolls or shuffles.
 
-Match option ``warbands``: two comma-separated warband names, seat 0's first (default
-``dragons,dwarves``); each seat plays that warband's stock deck.
+Match options: ``decks``, every seat's deck list (see ``decks``), checked for legality; or
+``warbands``, two comma-separated warband names, seat 0's first (default ``dragons,dwarves``),
+each seat playing that warband's stock deck and hero.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import Any, ClassVar
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
 from siege.engine.protocol import Action, ChanceMismatchError, IllegalActionError, Pending
 from siege.games.castle_assault import actions as a
+from siege.games.castle_assault import decks
 from siege.games.castle_assault import events as e
 from siege.games.castle_assault.cards import WARBAND_CARDS, stock_deck
+from siege.games.castle_assault.heroes import HEROES
 from siege.games.castle_assault.rules import environment, open_phase, setup, start, turn, windows
 from siege.games.castle_assault.rules.ending import FINAL_ROLLOFF_PURPOSE, on_final_rolloff
 from siege.games.castle_assault.state import State
@@ -35,6 +38,10 @@ def warbands_option(options: dict[str, str]) -> list[str]:
     return names
 
 
+def _hero_key(name: str) -> str:
+    return next(key for key, hero in HEROES.items() if hero.name == name)
+
+
 class CastleAssault:
     name: ClassVar[str] = "castle-assault"
     min_players: ClassVar[int] = PLAYERS
@@ -45,8 +52,21 @@ class CastleAssault:
     def initial_state(self, created: MatchCreated) -> State:
         if created.players != PLAYERS:
             raise ValueError(f"Castle Assault is for {PLAYERS} players, not {created.players}")
-        warbands = warbands_option(created.options)
-        state = State(warbands=warbands, cards=[stock_deck(w) for w in warbands])
+        if "decks" in created.options:
+            chosen = decks.decode(created.options["decks"])
+            refused = [f"seat {seat}'s deck: {reason}" for seat, deck in enumerate(chosen)
+                       for reason in decks.problems(deck)]
+            if len(chosen) != PLAYERS:
+                refused.insert(0, f"option decks holds {len(chosen)} decks, not {PLAYERS}")
+            if refused:
+                raise ValueError("; ".join(refused))
+            state = State(warbands=[d.warband for d in chosen],
+                          cards=[decks.instances(d) for d in chosen],
+                          hero_keys=[_hero_key(d.hero) for d in chosen])
+        else:
+            warbands = warbands_option(created.options)
+            state = State(warbands=warbands, cards=[stock_deck(w) for w in warbands],
+                          hero_keys=list(warbands))
         turn.advance(state)
         return state
 

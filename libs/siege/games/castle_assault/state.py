@@ -102,6 +102,7 @@ def _per_seat() -> list[list[int]]:
 class State(msgspec.Struct, kw_only=True):
     warbands: list[str]
     cards: list[list[int]]
+    hero_keys: list[str] = msgspec.field(default_factory=list)  # whose hero each seat plays
     phase: Phase = "setup"
     step: Step = ""
     asking: Asking = ""
