@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import msgspec
 
-from siege.contracts.events import Event, GameEvent, MatchCreated
+from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
 
 
 class ChanceNeeded(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,6 +43,30 @@ class IllegalActionError(ValueError):
 
 class ChanceMismatchError(ValueError):
     """A chance outcome that does not answer what the state waits for."""
+
+
+def check_chance(need: ChanceNeeded | None, answer: Event) -> ChanceNeeded:
+    """The one check every engine makes before it folds a chance answer: the answer must be of
+    the kind asked for, with the count asked for, every die within 1..sides and every shuffle a
+    permutation. Raises :class:`ChanceMismatchError` (the caller has changed nothing yet);
+    returns the request it answers."""
+    if need is None:
+        raise ChanceMismatchError(f"a chance answer while no chance is pending: {answer!r}")
+    if isinstance(answer, DiceRolled):
+        values = answer.values
+        if need.kind != "dice" or len(values) != need.count:
+            raise ChanceMismatchError(f"{len(values)} dice answer {need!r}")
+        if not all(1 <= v <= need.sides for v in values):
+            raise ChanceMismatchError(f"a roll outside 1-{need.sides}: {values!r}")
+    elif isinstance(answer, DeckShuffled):
+        order = answer.order
+        if need.kind != "shuffle" or len(order) != need.count:
+            raise ChanceMismatchError(f"a shuffle of {len(order)} answers {need!r}")
+        if sorted(order) != list(range(len(order))):
+            raise ChanceMismatchError(f"a shuffle answer that is not a permutation: {order!r}")
+    else:
+        raise ChanceMismatchError(f"not a chance answer: {answer!r}")
+    return need
 
 
 S = TypeVar("S")

@@ -17,10 +17,11 @@ from siege.contracts.events import (
     SeedCommitted,
     SeedRevealed,
 )
+from siege.engine.protocol import ChanceMismatchError
 from siege.engine.registry import get_engine, register
 from siege.games.castellum.board import SPACES
 from siege.games.castellum.cards import FORT_DECK, START_FORTS, TROOP_DECK
-from siege.games.castellum.engine import Castellum, ChanceMismatchError
+from siege.games.castellum.engine import Castellum
 from siege.games.castellum.state import columns_open
 
 

@@ -16,9 +16,9 @@ from siege.contracts.events import (
     SeedCommitted,
     SeedRevealed,
 )
+from siege.engine.protocol import ChanceMismatchError
 from siege.engine.registry import get_engine
 from siege.games.castle_dash import seating
-from siege.games.castle_dash.engine import ChanceMismatchError
 
 
 def test_the_registry_finds_castle_dash() -> None:

@@ -18,9 +18,10 @@ from siege.contracts.events import (
     SeedRevealed,
 )
 from siege.engine.codecs import view_type
+from siege.engine.protocol import ChanceMismatchError
 from siege.engine.registry import get_engine, register
 from siege.games.mission import actions as a
-from siege.games.mission.engine import ChanceMismatchError, IllegalActionError, MissionGame
+from siege.games.mission.engine import IllegalActionError, MissionGame
 from siege.games.mission.views import MissionView
 
 

@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
 from siege.engine.protocol import (
     Action,
-    ChanceMismatchError,
     IllegalActionError,
     Pending,
+    check_chance,
     ranks_from_keys,
 )
 from siege.games.castellum import actions as a
@@ -127,22 +127,20 @@ _EVENT_FOR: dict[type, Callable[[int, Any], GameEvent]] = {
 # --- folding ---------------------------------------------------------------------------------
 
 
-def _take_chance(state: State, kind: str, got: int) -> str:
-    """Closes the chance node if the answer fits it (checked before anything changes)."""
-    need = state.chance
-    if need is None or need.kind != kind or need.count != got:
-        raise ChanceMismatchError(f"got {got} {kind} outcomes while waiting for {need!r}")
+def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
+    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
+    purpose = check_chance(state.chance, answer).purpose
     state.chance = None
-    return need.purpose
+    return purpose
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    _take_chance(state, "dice", len(event.values))  # the only dice: the first player
+    _take_chance(state, event)  # the only dice: the first player
     flow.on_first_player(state, event.values)
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    flow.on_shuffled(state, _take_chance(state, "shuffle", len(event.order)), event.order)
+    flow.on_shuffled(state, _take_chance(state, event), event.order)
 
 
 _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
-from siege.engine.protocol import Action, ChanceMismatchError, IllegalActionError, Pending
+from siege.engine.protocol import Action, IllegalActionError, Pending, check_chance
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault import decks
 from siege.games.castle_assault import events as e
@@ -145,23 +145,17 @@ _EVENT_FOR: dict[type, Callable[[int, Any], GameEvent]] = {
 }
 
 
-# --- folding chance answers: every answer is checked before anything changes ----------------
+# --- folding chance answers: every answer is checked before anything changes -----------------
 
 
-def _take_chance(state: State, kind: str, got: list[int]) -> str:
-    need = state.chance
-    if need is None or need.kind != kind or need.count != len(got):
-        raise ChanceMismatchError(f"got {len(got)} {kind} outcomes while waiting for {need!r}")
-    if kind == "dice" and not all(1 <= v <= need.sides for v in got):
-        raise ChanceMismatchError(f"a roll outside 1-{need.sides}: {got!r}")
-    if kind == "shuffle" and sorted(got) != list(range(len(got))):
-        raise ChanceMismatchError(f"a shuffle answer that is not a permutation: {got!r}")
+def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
+    purpose = check_chance(state.chance, answer).purpose
     state.chance = None
-    return need.purpose
+    return purpose
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    purpose = _take_chance(state, "dice", event.values)
+    purpose = _take_chance(state, event)
     if purpose == turn.MOMENTUM_PURPOSE:
         turn.on_momentum_roll(state, event.values[0])
     elif purpose == open_phase.CHARGE_PURPOSE:
@@ -173,7 +167,7 @@ def _on_dice(state: State, event: DiceRolled) -> None:
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    purpose = _take_chance(state, "shuffle", event.order)
+    purpose = _take_chance(state, event)
     if purpose == environment.SHUFFLE_PURPOSE:
         setup.on_environment_shuffled(state, event.order)
     elif purpose == environment.RESHUFFLE_PURPOSE:

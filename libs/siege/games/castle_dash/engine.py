@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
 from siege.engine.protocol import (
     Action,
-    ChanceMismatchError,
     IllegalActionError,
     Pending,
+    check_chance,
     ranks_from_keys,
 )
 from siege.games.castle_dash import actions as a
@@ -129,12 +129,11 @@ class CastleDash:
 # --- folding ---------------------------------------------------------------------------------
 
 
-def _take_chance(state: State, got: int) -> str:
-    need = state.chance
-    if need is None or need.count != got:
-        raise ChanceMismatchError(f"got {got} outcomes while waiting for {need!r}")
+def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
+    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
+    purpose = check_chance(state.chance, answer).purpose
     state.chance = None
-    return need.purpose
+    return purpose
 
 
 _DICE_HANDLERS: dict[str, Callable[[State, list[int]], None]] = {
@@ -145,18 +144,11 @@ _DICE_HANDLERS: dict[str, Callable[[State, list[int]], None]] = {
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    values = event.values
-    purpose = _take_chance(state, len(values))
-    handler = _DICE_HANDLERS.get(purpose)
-    if handler is None:
-        raise ChanceMismatchError(f"dice answer a {purpose!r} request")
-    handler(state, values)
+    _DICE_HANDLERS[_take_chance(state, event)](state, event.values)
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    purpose = _take_chance(state, len(event.order))
-    if purpose not in (flow.SHUFFLE_PURPOSE, flow.RESHUFFLE_PURPOSE):
-        raise ChanceMismatchError(f"a shuffle answers a {purpose!r} request")
+    _take_chance(state, event)  # the only shuffles: the Armory deck and its reshuffles
     flow.on_shuffled(state, event.order)
 
 

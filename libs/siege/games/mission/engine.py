@@ -13,9 +13,9 @@ from typing import Any, ClassVar
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
 from siege.engine.protocol import (
     Action,
-    ChanceMismatchError,
     IllegalActionError,
     Pending,
+    check_chance,
     ranks_from_keys,
 )
 from siege.games.mission import actions as a
@@ -115,20 +115,15 @@ class MissionGame:
 # --- folding chance answers ------------------------------------------------------------------
 
 
-def _take_chance(state: State, kind: str, got: int) -> str:
-    need = state.chance
-    if need is None or need.kind != kind or need.count != got:
-        raise ChanceMismatchError(f"got {got} {kind} outcomes while waiting for {need!r}")
+def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
+    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
+    purpose = check_chance(state.chance, answer).purpose
     state.chance = None
-    return need.purpose
+    return purpose
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    purpose = _take_chance(state, "dice", len(event.values))
-    if purpose != flow.FIRST_PLAYER_PURPOSE:
-        raise ChanceMismatchError(f"dice answer a {purpose!r} request")
-    if not all(1 <= v <= PLAYERS for v in event.values):
-        raise ChanceMismatchError(f"a first-player roll out of range: {event.values!r}")
+    _take_chance(state, event)  # the only dice: the first player
     flow.on_first_player(state, event.values)
 
 
@@ -140,11 +135,7 @@ _SHUFFLE_HANDLERS: dict[str, Callable[..., None]] = {
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    order = event.order
-    purpose = _take_chance(state, "shuffle", len(order))
-    if sorted(order) != list(range(len(order))):
-        raise ChanceMismatchError(f"a shuffle answer that is not a permutation: {order!r}")
-    _SHUFFLE_HANDLERS[purpose](state, order=order)
+    _SHUFFLE_HANDLERS[_take_chance(state, event)](state, order=event.order)
 
 
 _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
