@@ -11,9 +11,12 @@ from mission_support import (
     MARCH,
     MARCH_2,
     PIKEMEN,
+    PIKEMEN_2,
     RELAY,
     RIDE,
     SCRAMBLE,
+    SCRAMBLE_2,
+    SERGEANT,
     assault,
     deploy,
     pass_,
@@ -22,6 +25,7 @@ from mission_support import (
     replay,
     start,
     stash,
+    swerve,
 )
 
 from siege.games.mission import actions as a
@@ -68,7 +72,7 @@ def first_game_ending(reason: str, bots: list[str]) -> tuple[State, list]:
     raise AssertionError(f"no game ended by {reason!r}")
 
 
-def test_the_game_ends_at_once_when_a_player_reaches_the_winning_points() -> None:
+def test_the_game_ends_when_a_player_reaches_the_winning_points() -> None:
     final, events = first_game_ending("points", ["random", "random"])
     before = replay(events[:-1])
     assert max(before.points) < WIN_POINTS <= max(final.points)
@@ -107,3 +111,17 @@ def test_ranking_is_points_then_missions_completed_then_a_shared_place(
         points: list[int], completed: list[list[int]], ranks: list[int]) -> None:
     state = State(phase="over", points=points, completed=completed)
     assert ENGINE.ranks(state) == ranks
+
+
+def test_a_combat_point_reaching_twelve_still_lets_the_attacker_stash() -> None:
+    table = start(first=0, decks={0: [CHARGE, MARCH, KNIGHTS, RELAY, SCRAMBLE],
+                                  1: [PIKEMEN, PIKEMEN_2, MARCH_2, SCRAMBLE_2, SERGEANT]})
+    play(table, deploy(0, CHARGE), deploy(0, MARCH))
+    play(table, deploy(1, PIKEMEN, slot=0), deploy(1, PIKEMEN_2, slot=1))
+    table.state.points[0] = WIN_POINTS - 1
+    play(table, assault(0, 0), swerve(0, CHARGE))  # wins the combat: the 12th point
+    assert table.state.points[0] == WIN_POINTS and not ENGINE.is_terminal(table.state)
+    assert table.state.phase == "stash" and table.waiting == frozenset({0})
+    play(table, stash(0, MARCH))
+    assert ENGINE.is_terminal(table.state) and table.state.ended == "points"
+    assert table.state.stashes[0][0] == [MARCH]

@@ -41,7 +41,9 @@ def advance(state: State) -> None:
         phase = state.phase
         if phase == "over":
             return
-        if max(state.points) >= WIN_POINTS:  # checked after every step that can score
+        # Checked at the end of each phase: an assault runs to its end (the stash follows
+        # combat whatever its outcome) before a point won in its combat can end the game.
+        if phase not in ("combat", "stash") and max(state.points) >= WIN_POINTS:
             state.phase = "over"
             state.ended = "points"
             return
