@@ -10,7 +10,7 @@ from ca_support import ENGINE
 
 from siege.contracts.events import MatchCreated
 from siege.games.castle_assault import decks
-from siege.games.castle_assault.cards import BY_NAME, CARDS, WARBAND_CARDS
+from siege.games.castle_assault.cards import BY_NAME, CARDS, WARBAND_CARDS, stock_deck
 from siege.games.castle_assault.heroes import HEROES
 
 
@@ -41,9 +41,11 @@ def test_every_stock_deck_is_legal_and_round_trips_through_both_file_formats(
 
 def test_each_rule_broken_once_is_named() -> None:
     base = _legal()
-    few = dict(base.cards)
-    for name in list(few)[:5]:
-        del few[name]
+    few: dict[str, int] = {}
+    for name, copies in base.cards.items():  # one card short of the smallest deck
+        take = min(copies, decks.MIN_CARDS - 1 - sum(few.values()))
+        if take > 0:
+            few[name] = take
     cases = {
         "cards; a deck holds 30 to 40": _with(base, cards=few),
         "copies; at most 2": _with(base, cards={**base.cards, "Soot": 3}),
@@ -60,7 +62,8 @@ def test_each_rule_broken_once_is_named() -> None:
         found = decks.problems(deck)
         assert any(expected in reason for reason in found), (expected, found)
     # Several faults at once are all listed.
-    both = _with(base, hero="", cards={**base.cards, "Soot": 3})
+    swapped = {**base.cards, "Dracomancer": base.cards["Dracomancer"] - 1, "Dragon Tooth": 1}
+    both = _with(base, hero="", cards=swapped)  # same size: exactly two faults
     assert len(decks.problems(both)) == 2
 
 
@@ -93,6 +96,7 @@ def test_a_match_plays_the_decks_its_options_record_and_refuses_an_illegal_one()
 
 def test_show_lists_every_card_with_cost_and_text() -> None:
     lines = decks.show(decks.stock("dragons"))
-    assert lines[0].startswith("Burning Brood Dragons (37 cards), hero "
+    size = len(stock_deck("dragons"))
+    assert lines[0].startswith(f"Burning Brood Dragons ({size} cards), hero "
                                + HEROES["dragons"].name)
     assert any(line.startswith("2 x Soot  cost 4  M4 A4 Ar0 H3  Quick.") for line in lines)

@@ -9,7 +9,7 @@ from ca_support import PETE, YOU, Table, put, start
 from siege.contracts.events import DeckShuffled, DiceRolled
 from siege.engine.protocol import ChanceMismatchError
 from siege.games.castle_assault import actions as a
-from siege.games.castle_assault.cards import BY_NAME, stock_deck
+from siege.games.castle_assault.cards import BY_NAME, ENVIRONMENT_CARDS, stock_deck
 from siege.games.castle_assault.rules.ending import TURN_LIMIT
 
 
@@ -227,5 +227,5 @@ def test_the_environment_deck_reshuffles_its_discard_pile_when_empty() -> None:
     need = t.need()
     assert need.kind == "shuffle" and need.purpose == "environment_reshuffle"
     t.shuffle()
-    assert t.s.revealed != -1 and len(t.s.env_deck) == 12 - 1 - 1
+    assert t.s.revealed != -1 and len(t.s.env_deck) == len(ENVIRONMENT_CARDS) - 1 - 1
 

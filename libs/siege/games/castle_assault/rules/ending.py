@@ -8,9 +8,11 @@ that rerolls ties (our ruling for the simultaneous case; the rulebook's for runn
 
 from __future__ import annotations
 
-from siege.games.castle_assault.rules.combat import castle_health, engaged
+from siege.games.castle_assault.board import CASTLE_HEALTH
+from siege.games.castle_assault.cards import CARDS
+from siege.games.castle_assault.rules.combat import GIGANTIC_HEALTH, castle_health, engaged
 from siege.games.castle_assault.rules.nodes import open_chance
-from siege.games.castle_assault.state import HERO_INSTANCE, EndReason, State, instance_of
+from siege.games.castle_assault.state import HERO_INSTANCE, EndReason, State, uid_of
 
 TURN_LIMIT = 200  # a safety limit of our own: hosted matches must end
 FINAL_ROLLOFF_PURPOSE = "final_rolloff"
@@ -27,9 +29,20 @@ def finish(state: State, winner: int, reason: EndReason) -> None:
 
 def fallen(state: State) -> list[int]:
     """Seats that just lost: a castle at 0 Health or less, or a hero destroyed."""
-    hero_alive = {u.seat for u in state.units if instance_of(u.uid) == HERO_INSTANCE}
-    return [seat for seat in (0, 1) if castle_health(state, seat) <= 0
-            or (state.heroes[seat] and seat not in hero_alive)]
+    lost = []
+    for seat in (0, 1):
+        if state.heroes[seat]:
+            hero = uid_of(seat, HERO_INSTANCE)
+            if not any(u.uid == hero for u in state.units):
+                lost.append(seat)
+                continue
+        # Cheap bound first: the castle can only be down if damage and every Gigantic enemy
+        # could take it there (this runs after every step).
+        giants = sum(1 for u in state.units if u.seat != seat and CARDS[u.card].gigantic)
+        if (state.castle_damage[seat] + GIGANTIC_HEALTH * giants >= CASTLE_HEALTH
+                and castle_health(state, seat) <= 0):
+            lost.append(seat)
+    return lost
 
 
 def check_fallen(state: State) -> bool:
