@@ -3,10 +3,14 @@ an Instant, a window closing once both pass, and a window that never reveals a h
 
 from __future__ import annotations
 
-from ca_support import PETE, YOU, Table, put, start
+from ca_support import ENGINE, PETE, YOU, Table, put, start
 
+from siege.contracts.events import MatchEnded, SeedCommitted
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault.cards import BY_NAME
+from siege.hosting.clocks import timed_out
+from siege.hosting.match_state import MatchState, fold
+from siege.hosting.rules import expected_follow_up
 
 
 def _ready(t: Table, seat: int, count: int) -> None:
@@ -93,3 +97,24 @@ def test_a_window_asks_on_public_facts_only() -> None:
         t.roll(1, purpose="momentum")
         asked.append(t.waiting)
     assert asked == [{PETE}, {PETE}]
+
+
+def test_a_seat_that_times_out_in_a_window_forfeits_and_the_match_ends() -> None:
+    """A window is a decision like any other: the host's clock covers it, and a timeout there
+    ends the match (the host's rule for every timeout) instead of stalling it."""
+    t = start(auto_pass=False)
+    put(t, YOU, "Ash Raider", 1, 3)
+    _ready(t, PETE, 1)
+    _hand(t, PETE, "Hold the Line")
+    t.start_turn(1)
+    assert t.s.asking == "respond" and t.waiting == {PETE}
+    ms = MatchState("window-timeout")
+    events = [t.events[0], SeedCommitted(commitment="00"), *t.events[1:]]
+    for seq, event in enumerate(events, 1):
+        fold(ms, seq, b"", event)
+    ms.game = t.state  # the table as given (units and cards put there directly)
+    timeout = timed_out(ms, PETE, ENGINE.pending(ms.game).decision)
+    assert timeout is not None
+    fold(ms, len(events) + 1, b"", timeout[0])
+    end = expected_follow_up(ms)
+    assert isinstance(end, MatchEnded) and end.reason == "forfeit" and end.ranks == [1, 2]
