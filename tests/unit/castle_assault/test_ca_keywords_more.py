@@ -152,3 +152,28 @@ def test_different_card_backs_show_face_down() -> None:
     t.s.decks[YOU].insert(0, t.s.resources[YOU].pop())
     assert ENGINE.view(t.state, PETE).marked_top == [True, False]
     assert msgspec.msgpack.encode(ENGINE.view(t.state, PETE))
+
+
+def test_zero_movement_never_moves_or_reengages_but_may_attack_and_charge() -> None:
+    t = start(warbands="dwarves,dragons")
+    bearers = put(t, YOU, "Oathsworn Shieldbearers", 1, 4)  # 0 Movement
+    put(t, PETE, "Ember Hatchling", 1, 5)
+    t.start_turn(1)
+    assert bearers.row == 4 and t.s.clashes == []  # touching, yet no combat in Move Units
+    assert a.Attack(unit=bearers.uid) in t.legal(YOU)
+    free = start(warbands="dwarves,dragons")
+    alone = put(free, YOU, "Oathsworn Shieldbearers", 0, 4)
+    free.start_turn(1)
+    assert alone.row == 4 and a.Charge(unit=alone.uid) in free.legal(YOU)
+
+
+def test_a_hero_may_carry_an_attachment() -> None:
+    t = start(top0=["Flight"])
+    t.start_turn(1)
+    t.when(YOU, a.SummonHero(lane=1))
+    hero = t.unit(YOU, "Vyrax, the Ashen Tyrant")
+    t.s.resources[YOU] = [t.s.decks[YOU].pop()]
+    flight = a.PlayCommand(card=t.instance(YOU, "Flight"), unit=hero.uid)
+    assert flight in t.legal(YOU)
+    t.when(YOU, flight)
+    assert [t.s.cards[YOU][i] for i in hero.attachments] == [BY_NAME["Flight"].id]
