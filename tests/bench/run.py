@@ -19,7 +19,7 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState, codec_for
-from siege.testing.playout import seeded_playout, wilson, win_rate
+from siege.testing.playout import rotated_win_rate, seeded_playout, wilson
 from siegeworks.runner import RunConfig, play_matches
 
 REPEATS = 5
@@ -82,7 +82,8 @@ async def replay_figures(game: str, players: int, matches: int) -> tuple[float, 
     return events / statistics.median(replay_s), events / statistics.median(bare_s), events
 
 
-PLAYERS = {"castle-dash": 4}  # the figure the project tracks; other games at their minimum
+# The figures the project tracks; other games at their minimum.
+PLAYERS = {"castle-dash": 4, "storm-the-castle": 4}
 
 
 def main() -> None:
@@ -96,10 +97,10 @@ def main() -> None:
               "(one core)")
         if "greedy" in bot_names(game):
             games = 200
-            rate = win_rate(engine, ["greedy"] + ["random"] * (players - 1), 0, games)
+            rate = rotated_win_rate(engine, players, games)
             low, high = wilson(round(rate * games), games)
-            print(f"greedy vs {players - 1} random, {game}: greedy first in {rate:.1%} of "
-                  f"{games} games (95% CI {low:.1%}-{high:.1%})")
+            print(f"greedy (seat rotated) vs {players - 1} random, {game}: greedy first in "
+                  f"{rate:.1%} of {games} games (95% CI {low:.1%}-{high:.1%})")
         replay_s, bare_s, events = asyncio.run(replay_figures(game, players, matches=40))
         print(f"replay from redis, {game}: {replay_s:,.0f} events/s vs bare XRANGE+decode "
               f"{bare_s:,.0f} events/s ({events} events): replay ratio {replay_s / bare_s:.2f} "

@@ -34,6 +34,10 @@ def _table(game: str) -> dict[str, type]:
         from siege.games.castellum.bots import GreedyBot as CastellumGreedy
 
         table["greedy"] = CastellumGreedy
+    elif game == "storm-the-castle":
+        from siege.games.storm_castle.bots import GreedyBot as StormGreedy
+
+        table["greedy"] = StormGreedy
     elif game == "castle-assault":
         from siege.games.castle_assault.bots import GreedyBot as CastleAssaultGreedy
 

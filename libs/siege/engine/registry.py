@@ -12,6 +12,7 @@ HOSTED: dict[str, str] = {
     "castle-dash": "siege.games.castle_dash.engine:CastleDash",
     "mission": "siege.games.mission.engine:MissionGame",
     "castellum": "siege.games.castellum.engine:Castellum",
+    "storm-the-castle": "siege.games.storm_castle.engine:StormTheCastle",
     "castle-assault": "siege.games.castle_assault.engine:CastleAssault",
 }
 _extra: dict[str, Engine[Any]] = {}

@@ -67,6 +67,20 @@ def win_rate(engine: Engine[Any], bots: Sequence[str], hero: int, games: int,
     return wins / games
 
 
+def rotated_win_rate(engine: Engine[Any], players: int, games: int,
+                     first_seed: int = 0) -> float:
+    """Share of ``games`` in which one greedy bot among random ones ranks first (a shared first
+    counts), the greedy seat rotated over the seats: game g seats it at ``g % players``."""
+    wins = 0
+    for g in range(games):
+        hero = g % players
+        bots = ["random"] * players
+        bots[hero] = "greedy"
+        state, _ = seeded_playout(engine, bots, first_seed + g)
+        wins += engine.ranks(state)[hero] == 1
+    return wins / games
+
+
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a win rate (95% with z = 1.96)."""
     p = wins / games

@@ -1,0 +1,176 @@
+"""Storm the Castle! events: what a seat chose, in the past tense, with pinned ``sc.*`` tags and
+every value decided at the time (prices paid, unit ids given out).
+
+Automatic steps (Collect, dealing, the vote count, reinforcement draws, battles' dice results,
+the defenders' choices when the rules make them) are not events: they follow from earlier
+events and chance answers, and ``evolve`` redoes them on every fold.
+"""
+
+from __future__ import annotations
+
+from siege.contracts.events import GameEvent
+
+
+class ArmyChosen(GameEvent, frozen=True, tag="sc.army_chosen", kw_only=True):
+    """A player took a Dark Force army at set-up."""
+
+    seat: int
+    army: int
+
+
+class BattlefieldChosen(GameEvent, frozen=True, tag="sc.battlefield_chosen", kw_only=True):
+    """A player took the battlefield the army starts at."""
+
+    seat: int
+    battlefield: int
+
+
+class DefenderPlaced(GameEvent, frozen=True, tag="sc.defender_placed", kw_only=True):
+    """The defenders' controller put the drawn defender token on a castle space."""
+
+    seat: int
+    token: int
+    space: int
+    uid: int
+
+
+class GoldBid(GameEvent, frozen=True, tag="sc.gold_bid", kw_only=True):
+    """A player's secret gold for the Boss vote (sealed in every view until all have bid)."""
+
+    seat: int
+    gold: int
+
+
+class TieBroken(GameEvent, frozen=True, tag="sc.tie_broken", kw_only=True):
+    """The current Boss chose the new Boss among the players tied on votes."""
+
+    seat: int
+    boss: int
+
+
+class BossCardKept(GameEvent, frozen=True, tag="sc.boss_card_kept", kw_only=True):
+    """The Boss kept one Boss card on offer; the others went to the Boss discard pile."""
+
+    seat: int
+    card: int
+
+
+class BossLootTaken(GameEvent, frozen=True, tag="sc.boss_loot_taken", kw_only=True):
+    """The new Boss took 1 gold or 1 magic from the loot for ousting the old one."""
+
+    seat: int
+    kind: str
+
+
+class TokenChosen(GameEvent, frozen=True, tag="sc.token_chosen", kw_only=True):
+    """The Boss kept one of the two turn-order tokens drawn."""
+
+    seat: int
+    token: int
+
+
+class UnitBought(GameEvent, frozen=True, tag="sc.unit_bought", kw_only=True):
+    """A player paid for a unit and deployed it on a start space (``champion``: from the card)."""
+
+    seat: int
+    kind: int
+    space: int
+    cost: int
+    uid: int
+    champion: bool = False
+
+
+class UpgradeBought(GameEvent, frozen=True, tag="sc.upgrade_bought", kw_only=True):
+    """A player paid for the battlefield upgrade and built it at their battlefield."""
+
+    seat: int
+    cost: int
+
+
+class PowerCardBought(GameEvent, frozen=True, tag="sc.power_card_bought", kw_only=True):
+    """A player paid 1 gold to draw a power card."""
+
+    seat: int
+
+
+class GoldGiven(GameEvent, frozen=True, tag="sc.gold_given", kw_only=True):
+    """The Boss gave 1 gold to another player."""
+
+    seat: int
+    to: int
+
+
+class BuyingEnded(GameEvent, frozen=True, tag="sc.buying_ended", kw_only=True):
+    """A player finished buying and deploying for the turn."""
+
+    seat: int
+
+
+class UnitMoved(GameEvent, frozen=True, tag="sc.unit_moved", kw_only=True):
+    """A Dark Force unit moved to a space, spending ``cost`` army moves."""
+
+    seat: int
+    unit: int
+    to: int
+    cost: int
+
+
+class TargetAttacked(GameEvent, frozen=True, tag="sc.target_attacked", kw_only=True):
+    """A unit started a battle against a unit or a structure."""
+
+    seat: int
+    unit: int
+    target: int = -1
+    structure: int = -1
+
+
+class PlayerTurnEnded(GameEvent, frozen=True, tag="sc.player_turn_ended", kw_only=True):
+    """A player ended their player turn."""
+
+    seat: int
+
+
+class BattleMarched(GameEvent, frozen=True, tag="sc.battle_marched", kw_only=True):
+    """The victor of a melee battle moved into the space of the unit it destroyed."""
+
+    seat: int
+    unit: int
+    to: int
+
+
+class PositionHeld(GameEvent, frozen=True, tag="sc.position_held", kw_only=True):
+    """The victor of a melee battle stayed where it was instead of battle marching."""
+
+    seat: int
+    unit: int
+
+
+class DefenderOrdered(GameEvent, frozen=True, tag="sc.defender_ordered", kw_only=True):
+    """The controller activated a defender: it moved to ``to`` and attacked ``target``."""
+
+    seat: int
+    unit: int
+    to: int
+    target: int = -1
+
+
+class PowerCardDiscarded(GameEvent, frozen=True, tag="sc.power_card_discarded", kw_only=True):
+    """A player discarded a power card down to the hand limit."""
+
+    seat: int
+    card: int
+
+
+class BossCardDiscarded(GameEvent, frozen=True, tag="sc.boss_card_discarded", kw_only=True):
+    """The Boss discarded a Boss card down to three."""
+
+    seat: int
+    card: int
+
+
+EVENT_TYPES: tuple[type[GameEvent], ...] = (
+    ArmyChosen, BattlefieldChosen, DefenderPlaced, GoldBid, TieBroken, BossCardKept,
+    BossLootTaken, TokenChosen, UnitBought, UpgradeBought, PowerCardBought, GoldGiven,
+    BuyingEnded, UnitMoved, TargetAttacked, PlayerTurnEnded, BattleMarched, PositionHeld,
+    DefenderOrdered, PowerCardDiscarded, BossCardDiscarded,
+)

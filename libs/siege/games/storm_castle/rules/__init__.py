@@ -1,0 +1,1 @@
+"""Storm the Castle! rules, split by phase and concept."""
