@@ -17,6 +17,7 @@ from castellum_support import (
 from siege.games.castellum.actions import (
     DECLINE,
     PASS,
+    PLACE_WORKER,
     PlaceAngel,
     TargetColumn,
     TargetEnemy,
@@ -24,6 +25,7 @@ from siege.games.castellum.actions import (
     TargetTroop,
     UseAngel,
 )
+from siege.games.castellum.board import DINGHUIS
 from siege.games.castellum.cards import GOLD, STONE, WOOD
 from siege.games.castellum.events import (
     AngelEffectChosen,
@@ -218,3 +220,38 @@ def test_the_view_shows_a_special_effect_in_play_to_every_seat() -> None:
     play(table, (0, TargetEnemy(owner=1, column=1)))
     stack = ENGINE.view(table.state, 1).stack
     assert [(p.effect, p.targets, p.responders) for p in stack] == [("switch", [0, 1, 1, 1], [1])]
+
+
+def test_help_has_no_cap_two_boosts_on_one_enemy_card_both_count() -> None:
+    # Given seat 0 holds three boost cards and seat 1 none (so nothing is ever cancelled)
+    boosts = [angel("boost", k) for k in range(3)]
+    table = start(2, first=0, enemies=ENEMIES)
+    deal_angels(table, 0, boosts)
+    to_angels(table, PLAN)
+    printed = enemy_strength(table.state, 1, 0)  # the Culverin, 4
+    # When it boosts the same enemy card twice
+    play(table, (0, UseAngel(card=boosts[0])), (0, TargetEnemy(owner=1, column=0)),
+         (0, UseAngel(card=boosts[1])), (0, TargetEnemy(owner=1, column=0)))
+    # Then both +2 count: help is a number on the card, not a limited stock of tokens
+    assert enemy_strength(table.state, 1, 0) == printed + 4
+    assert table.state.angel_discard == boosts[:2]
+    assert table.asked == 0 and TargetEnemy(owner=1, column=0) not in table.legal(0)
+
+
+def test_help_on_a_column_adds_up_from_every_source_at_once() -> None:
+    # Given seat 0 earned last year's strength reward (a given) and holds a strength-3 card
+    table = start(2, first=0, enemies=ENEMIES)
+    card = angel("destroy", 4)
+    deal_angels(table, 0, [card, angel("cancel")])  # the second card keeps the phase going
+    printed = [column_strength(table.state, 0, col) for col in (0, 1)]
+    assert printed == [2, 0]  # the start fortification; an empty column
+    table.state.reward_strength = [1, 0]
+    # When it also takes the Dinghuis and places the card below its first column
+    table.when(0, PLACE_WORKER[DINGHUIS][0])
+    to_angels(table, PLAN)
+    table.when(0, PlaceAngel(card=card, column=0))
+    # Then reward, Dinghuis and angel strength all count on that column, and the first two
+    # on every other column too
+    assert column_strength(table.state, 0, 0) == 2 + 1 + 1 + 3
+    assert column_strength(table.state, 0, 1) == 0 + 1 + 1
+    assert table.state.phase == "angels" and table.asked == 0

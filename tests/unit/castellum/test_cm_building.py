@@ -6,6 +6,7 @@ import pytest
 from castellum_support import (
     WOOD_FROM_BRIDGE,
     angel,
+    at,
     build,
     deal_angels,
     play,
@@ -204,3 +205,34 @@ def test_seats_over_the_hand_limit_after_income_discard_in_turn_order() -> None:
     table.when(0, DiscardAngel(card=table.state.hands[0][-1]))
     assert table.state.asking == "worker" and table.asked == 1
     assert [len(h) for h in table.state.hands] == [3, 3]
+
+
+def test_the_bank_is_unlimited_a_seat_far_past_36_wood_still_gains_wood() -> None:
+    # Given both seats already hold more of every resource than the box's 36
+    table = start(2, first=0)
+    set_resources(table, 0, 40, 37, 50)
+    set_resources(table, 1, 36, 36, 36)
+    # When seat 0 takes the Timber Harbour and seat 1 two gold at the Markt
+    play(table, (0, PLACE_WORKER[TIMBER][0]), (1, PlaceWorker(space=MARKT, gain=(GOLD, GOLD))))
+    # Then both are paid in full: the engine keeps no bank count
+    assert table.state.resources == [[43, 37, 50], [36, 36, 38]]
+
+
+def test_the_offer_is_not_refilled_during_the_year() -> None:
+    # Given the 1579 offer of 4 fortifications and 8 troops
+    table = start(2, first=0, forts=[EARTHEN_RAMPART], troops=[PIKEMEN])
+    offer = list(table.state.offer)
+    decks = (list(table.state.fort_deck), list(table.state.troop_deck))
+    assert len(offer) == 12
+    # When two cards are bought
+    play(table, (0, BuyCard(card=PIKEMEN, column=0)), (1, BuyCard(card=EARTHEN_RAMPART, column=1)))
+    left = [card for card in offer if card not in (PIKEMEN, EARTHEN_RAMPART)]
+    # Then their places stay empty for the rest of the year, and the decks are not touched
+    for stop in (at("building"), at("siege"), lambda s: s.phase == "reward" or s.year == 1):
+        run_until(table, stop)
+        if table.state.year == 0:
+            assert table.state.offer == left
+            assert (table.state.fort_deck, table.state.troop_deck) == decks
+    # until the year ends and 4 + 8 new cards are turned up
+    run_until(table, lambda s: s.year == 1)
+    assert table.state.offer == decks[0][:4] + decks[1][:8]

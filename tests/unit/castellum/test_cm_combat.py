@@ -15,6 +15,8 @@ from castellum_support import (
 
 from siege.games.castellum.actions import PASS, PLACE_WORKER, PlaceAngel
 from siege.games.castellum.board import DINGHUIS
+from siege.games.castellum.enemies import ENEMY_CARDS
+from siege.games.castellum.events import EnemyPlaced
 from siege.games.castellum.rules.combat import (
     DEFEATED,
     HELD_OUT,
@@ -22,6 +24,7 @@ from siege.games.castellum.rules.combat import (
     column_strength,
     enemy_strength,
 )
+from siege.games.castellum.rules.scoring import score
 
 # Line cards: start fortification 0 (strength 2), Earthen Rampart 4 (2), Bastion 8 (4),
 # Guardhouse 16 (2, infantry +1), Pikemen 20-23 (infantry 1), Musketeers 24 (infantry 2),
@@ -124,3 +127,25 @@ def test_a_penalty_without_the_resource_costs_nothing() -> None:
     assert table.state.results[0][:2] == [HELD_OUT, HELD_OUT]
     assert table.state.resources[0] == [2, 0, 0]
     assert table.state.results[0][2:] == [NO_ENEMY] * 3
+
+
+def test_a_defeated_enemy_placed_by_an_opponent_goes_to_the_lines_owner() -> None:
+    # Given seat 1 puts both its enemy cards (Walloon Horse 3, Lancers 4) into seat 0's
+    # Bastions, and seat 0 puts its Tercio (2) against seat 1's start fortification (2)
+    table = start(2, first=0, enemies={0: [0, 1, 3, 4]})
+    deal_angels(table, 0, [angel("switch")])
+    build(table, 0, 0, fort=8)
+    build(table, 0, 1, fort=9)
+    to_angels(table, {0: [(0, 1, 0), (1, 1, 1)], 1: [(3, 0, 0), (4, 0, 1)]})
+    placed_by = {event.card: event.seat for event in table.events
+                 if isinstance(event, EnemyPlaced)}
+    assert placed_by == {0: 0, 1: 0, 3: 1, 4: 1}
+    # When combat runs
+    fight(table)
+    # Then each defeated card joins the collection of the Line that defeated it, whoever
+    # placed it there, and counts for that seat's defeats and points
+    assert table.state.results[0][:2] == [DEFEATED, DEFEATED]
+    assert table.state.results[1][:2] == [DEFEATED, HELD_OUT]
+    assert table.state.defeated == [[3, 4], [0]]
+    assert table.state.year_defeats == [2, 1]
+    assert score(table.state, 0).enemies == ENEMY_CARDS[3].points + ENEMY_CARDS[4].points

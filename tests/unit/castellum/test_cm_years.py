@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from castellum_support import (
+    ENGINE,
     WOOD_FROM_BRIDGE,
     angel,
     deal_angels,
@@ -12,9 +13,11 @@ from castellum_support import (
     to_angels,
 )
 
+from siege.engine.protocol import ranks_from_keys
 from siege.games.castellum.actions import PASS, PLACE_WORKER, BuyCard, PlaceAngel
 from siege.games.castellum.board import DINGHUIS
 from siege.games.castellum.cards import FORT_DECK, TROOP_DECK
+from siege.games.castellum.rules.scoring import score
 
 SERVAAS = 7
 
@@ -55,3 +58,32 @@ def test_an_empty_angel_deck_gives_nothing() -> None:
     table.when(0, PLACE_WORKER[SERVAAS][0])
     assert table.state.hands[0] == []
     assert table.state.asking == "worker" and table.asked == 1
+
+
+def test_after_1794_the_game_is_over_with_no_fifth_year_and_final_scoring_decides() -> None:
+    # Given the 1794 Angel phase, seat 0 holding two angel cards
+    table = start(2, first=1)
+    run_until(table, lambda s: s.year == 3 and s.phase == "building")
+    first = table.state.first
+    below, kept = angel("boost", 4), angel("cancel")
+    deal_angels(table, 0, [below, kept])
+    to_angels(table)
+    # When it places one below a column, passes, and the year is played out
+    play(table, (0, PlaceAngel(card=below, column=0)), (0, PASS))
+    run_until(table, lambda s: False)
+    state = table.state
+    # Then the year is cleared as any other (enemies boxed, the placed card discarded) ...
+    assert all(col.enemy == -1 and col.angels == [] for line in state.lines for col in line)
+    assert below in state.angel_discard
+    # ... but nothing follows: no reshuffle, no fifth year, no income, workers or offer
+    assert ENGINE.is_terminal(state) and state.phase == "over" and state.year == 3
+    assert ENGINE.pending(state).chance is None and ENGINE.pending(state).seats == frozenset()
+    assert all(ENGINE.legal_actions(state, seat) == [] for seat in range(2))
+    assert state.workers == [0, 0] and state.first == first
+    assert state.fort_deck == [] and state.troop_deck == []
+    # and the final scoring ranks the seats; a card left in hand scores nothing
+    assert state.hands[0] == [kept]
+    totals = [score(state, seat).total for seat in range(2)]
+    assert ENGINE.ranks(state) == ranks_from_keys(totals)
+    state.hands[0] = []
+    assert [score(state, seat).total for seat in range(2)] == totals

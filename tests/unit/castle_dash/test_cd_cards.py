@@ -237,3 +237,33 @@ def test_veteran_captains_win_ties_by_one_instead_of_rerolling() -> None:
     assert outcome(table) == ([5, 5], 0, 1)
     assert table.state.walls[1][0] == 1
     assert ENGINE.pending(table.state).chance is None  # no reroll
+
+
+# --- the cannonball supply (ruling 28) ----------------------------------------------------------
+
+CANNONBALL_TOKENS = 16  # in the box, by the rulebook's contents list
+
+
+def test_powder_cache_is_the_only_grant_so_six_hands_never_need_more_than_the_box() -> None:
+    # Given a six-player game in which seat 0 claims Powder Cache, the only card that grants
+    table = start(6, first=0, top=[cards.POWDER_CACHE])
+    grants = [card.id for card in cards.CARDS
+              if card.text.startswith("Gain") and "cannonball" in card.text]
+    assert grants == [cards.POWDER_CACHE]
+    # When placement ends and the claim step resolves it
+    place_all(table, {0: [C(cards.POWDER_CACHE)]})
+    # Then it paid its full 2, and every hand together holds 6 x 2 + 2 = 14 of the 16 tokens
+    state = table.state
+    assert state.phase == "battle"
+    assert state.cannonballs == [2 + cards.AMOUNT[cards.POWDER_CACHE]] + [2] * 5
+    assert sum(state.cannonballs) == 14 <= CANNONBALL_TOKENS
+
+
+def test_a_cannonball_grant_is_never_capped_by_the_tokens_in_the_box() -> None:
+    table = start(6, first=0, top=[cards.POWDER_CACHE])
+    # Given (a state play cannot reach) every seat already holding 9 cannonballs, 54 in all
+    table.state.cannonballs = [9] * 6
+    # When seat 0's Powder Cache resolves
+    place_all(table, {0: [C(cards.POWDER_CACHE)]})
+    # Then it still adds its 2: the engine keeps no count of the 16 tokens
+    assert table.state.cannonballs == [11] + [9] * 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from castle_dash_support import ENGINE, C, place_all, sappers_and_bribe, start
 
 from siege.games.castle_dash import cards
@@ -56,3 +57,28 @@ def test_cards_are_held_from_the_claim_step_and_non_flags_need_nothing_there() -
     assert table.state.holder[cards.AMBUSH] == 1
     view = ENGINE.view(table.state, 2)
     assert view.holder[cards.WAR_BANNER] == 0  # claimed cards lie open on the table
+
+
+@pytest.mark.parametrize("claimed", [
+    (cards.SMOKE_SCREEN, cards.SABOTAGE),
+    (cards.SABOTAGE, cards.SMOKE_SCREEN),
+])
+def test_one_player_with_two_blue_flags_resolves_them_in_the_order_it_claimed_them(
+        claimed: tuple[int, int]) -> None:
+    # Given seat 1 (not the first player) claims two flags that each need a target
+    table = start(3, first=0, top=list(claimed))
+    place_all(table, {1: [C(claimed[0]), C(claimed[1])]})
+    # When the claim step asks for them
+    asked = []
+    while table.state.phase == "claim":
+        (seat,) = table.waiting
+        choice = table.legal(seat)[0]
+        asked.append((seat, choice.card))
+        table.when(seat, choice)
+    # Then both are asked of seat 1, one at a time, in its claim order
+    assert asked == [(1, claimed[0]), (1, claimed[1])]
+    assert table.state.claim_order[:2] == list(claimed)
+    # and both took effect: seat 1's first opponent (2) lost a cannonball and its battle
+    # with seat 1 is smoked
+    assert table.state.cannonballs == [2, 2, 1]
+    assert table.state.smoke[1] == 1 << 2

@@ -113,3 +113,16 @@ def test_castles_are_looted_from_the_first_player_and_attackers_clockwise_from_t
         table.when(seat, COIN)
     # Castle 1: attackers from its left (2), then 0. Castle 3: from its left (0), 1, then 2.
     assert asked == [(1, 2), (1, 0), (3, 0), (3, 1), (3, 2)]
+
+
+def test_a_rescue_frees_only_the_captive_held_at_that_castle() -> None:
+    # Given seat 0 breaks into seat 2's castle; seat 0's other captive is held by seat 1
+    table = looting_seat_2()
+    before = [list(held) for held in table.state.hostages]
+    assert before == [[1, 2], [0, 2], [0, 1]]
+    # When it rescues
+    table.when(0, RESCUE)
+    # Then only its captive at seat 2 comes home: seat 1 still holds one of seat 0's soldiers,
+    # seat 2 still holds seat 1's, and the captives seat 0 itself holds stay with it
+    assert table.state.hostages == [[1, 2], [0, 2], [1]]
+    assert table.state.rescued == [1, 0, 0]

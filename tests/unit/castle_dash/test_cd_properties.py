@@ -27,6 +27,8 @@ def check_invariants(state: State) -> None:
     assert sum(state.coins) + sum(state.stolen) == 5 * n
     captives = sum(len(held) for held in state.hostages)
     assert captives + sum(state.rescued) == n * len(OPPONENTS[n][0])
+    # Powder Cache is the only grant: never more than 2 a hand plus 2, 14 of the 16 tokens at most.
+    assert sum(state.cannonballs) <= 2 * n + 2
     # Every Armory card is in exactly one place (once the deck exists).
     if state.phase != "setup":
         assert sorted(state.deck + state.discard + state.face_up) == list(

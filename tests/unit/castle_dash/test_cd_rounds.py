@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from castle_dash_support import ENGINE, duel, place_all, playout, replay, run_until, start
 
+from siege.games.castle_dash import cards
+from siege.games.castle_dash.actions import ChooseCannonballs, ResolveFlagCard
 from siege.games.castle_dash.state import new_state
 
 
@@ -112,3 +114,35 @@ def test_then_to_most_coins_in_all_counting_home_coins_and_stolen_ones() -> None
 
 def test_a_tie_on_every_count_is_a_shared_place() -> None:
     assert ranked([3, 3, 1, 1], [1, 1, 0, 0], [4, 4, 5, 5]) == [1, 1, 3, 3]
+
+
+def test_round_end_sets_cannonballs_back_to_two_after_some_were_gained_and_spent() -> None:
+    # Given seat 0 gained 2 (Powder Cache) and seat 2 lost 1 (seat 1's Sabotage)
+    table = duel(3, 4, claims={0: [cards.POWDER_CACHE], 1: [cards.SABOTAGE]})
+    table.when(1, ResolveFlagCard(card=cards.SABOTAGE, target=2))
+    assert table.state.cannonballs == [4, 2, 1]
+    # and in battle (0, 1) seat 0 fires 1 and seat 1 fires both of its own
+    table.when(0, ChooseCannonballs(count=1))
+    table.when(1, ChooseCannonballs(count=2))
+    table.roll(6, 6, 6)  # three misses
+    assert table.state.cannonballs == [3, 0, 1]
+    # When the round ends
+    run_until(table, lambda s: s.round == 2, battle_dice=(1, 4))  # (4, 1) would tie (1, 2)
+    # Then every seat holds exactly 2 again: the extra is lost, the spent and sabotaged restored
+    assert table.state.cannonballs == [2, 2, 2]
+    assert table.state.phase == "place"
+
+
+def test_there_is_no_round_limit_a_game_at_round_500_plays_on() -> None:
+    # Given a three-player game whose round counter says 500 (a state play would take long to
+    # reach; in three-player games nobody can steal more than two coins in one round)
+    table = start(3, first=0)
+    table.state.round = 500
+    # When that round is played out
+    run_until(table, lambda s: s.round == 501)
+    # Then the next round begins like any other: nothing but three stolen coins ends the game
+    state = table.state
+    assert max(state.stolen) < 3
+    assert not ENGINE.is_terminal(state)
+    assert state.phase == "place" and state.first == 1
+    assert table.waiting == frozenset({1}) and table.legal(1)

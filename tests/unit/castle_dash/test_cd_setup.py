@@ -18,7 +18,8 @@ from siege.contracts.events import (
 )
 from siege.engine.protocol import ChanceMismatchError
 from siege.engine.registry import get_engine
-from siege.games.castle_dash import seating
+from siege.games.castle_dash import cards, seating
+from siege.games.castle_dash.actions import ClaimArmory
 
 
 def test_the_registry_finds_castle_dash() -> None:
@@ -116,3 +117,21 @@ def test_a_chance_answer_that_does_not_fit_the_request_is_refused() -> None:
     table = Table(3)  # waiting for a shuffle of 18 cards
     with pytest.raises(ChanceMismatchError):
         ENGINE.evolve(table.state, DiceRolled(request=1, first_index=0, values=[3]))
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_face_up_cards_and_their_holders_show_in_every_seats_view(players: int) -> None:
+    # Given the reveal of round 1 and one card claimed by the first player
+    table = start(players, first=0, top=[cards.WAR_BANNER])
+    table.when(0, ClaimArmory(card=cards.WAR_BANNER))
+    face_up = list(table.state.face_up)
+    assert len(face_up) == 2 * players
+    for seat in range(players):
+        # When any seat, the claimer's opponents included, looks at the table
+        view = ENGINE.view(table.state, seat)
+        # Then it sees every face-up card and who holds the claimed one; only the deck is hidden
+        assert view.face_up == face_up
+        assert view.holder[cards.WAR_BANNER] == 0
+        assert all(view.holder[card] == -1 for card in face_up if card != cards.WAR_BANNER)
+        assert view.deck_size == 18 - 2 * players
+        assert not set(face_up) & set(table.state.deck)

@@ -153,6 +153,24 @@ def test_no_close_combat_when_the_opponent_has_no_units_at_the_chosen_mission() 
     assert table.legal(0) == [a.StashManeuver(card=CHARGE)]
 
 
+def test_combat_does_not_start_when_only_your_own_units_hold_the_target() -> None:
+    # Given seat 0 guards mission 0 with its own Pikemen; seat 1's Knights guard mission 1
+    table = opened_with(seat0=[PIKEMEN, CHARGE, MARCH, RELAY, SCRAMBLE])
+    play(table, deploy(0, PIKEMEN, slot=0), deploy(0, CHARGE))
+    play(table, (1, a.SKIP), deploy(1, KNIGHTS, slot=1), pass_(1))
+    # When seat 0 assaults mission 0
+    table.when(0, a.AssaultMission(slot=0))
+    # Then there is nobody to fight: no combat, no point, and straight on to the stash
+    assert table.state.combat is None and table.state.result is None
+    assert table.state.phase == "stash" and table.legal(0) == [a.StashManeuver(card=CHARGE)]
+    assert table.state.points == [0, 0]
+    assert table.state.units[0][0] == [PIKEMEN] and table.state.units[1][1] == [KNIGHTS]
+    play(table, stash(0, CHARGE), pass_(0))
+    # And a seat without maneuvers is never offered an assault where only its own units are
+    assert unswerved(table.state, 1) == [] and table.state.units[1][1] == [KNIGHTS]
+    assert table.legal(1) == [a.SKIP, a.AssaultMission(slot=0)]
+
+
 # --- S4. Once combat is over, win or lose, exactly one unswerved maneuver goes under the
 # --- target mission (S10: it must, while one is left). ------------------------------------
 
@@ -290,6 +308,47 @@ def test_a_stashed_maneuvers_game_text_is_ignored() -> None:
     play(table, assault(0, 0), stash(0, OUTRIDERS))
     assert table.state.stashes[0][0] == [OUTRIDERS]
     assert ENGINE.view(table.state, 1).missions[1].strength == [2, 0]  # the text is gone
+
+
+def test_a_stash_refuses_an_already_stashed_maneuver_and_the_opponents_maneuvers() -> None:
+    # Given seat 0 has a Charge stashed at mission 1 and a March in play; seat 1 has its own
+    # Charge and March in play, unswerved
+    table = opened_with(seat1=[CHARGE_2, MARCH_2, KNIGHTS, PIKEMEN, SERGEANT])
+    play(table, deploy(0, CHARGE), deploy(0, MARCH))
+    play(table, deploy(1, CHARGE_2), deploy(1, MARCH_2))
+    play(table, assault(0, 1), stash(0, CHARGE), pass_(0))
+    play(table, assault(1, 1), stash(1, MARCH_2), pass_(1))
+    assert table.state.stashes[1] == [[CHARGE], [MARCH_2]]
+    assert table.state.maneuvers == [[MARCH], [CHARGE_2]]
+    # When seat 0 assaults mission 0 and reaches its stash
+    table.when(0, a.AssaultMission(slot=0))
+    # Then only its own unswerved maneuver in play is offered: not the Charge already stashed,
+    # not the opponent's Charge in play, not the opponent's stashed March
+    assert table.legal(0) == [a.StashManeuver(card=MARCH)]
+    for refused in (CHARGE, CHARGE_2, MARCH_2):
+        assert a.StashManeuver(card=refused) not in table.legal(0)
+
+
+def test_no_card_text_acts_while_its_maneuver_is_stashed() -> None:
+    # Given seat 1 stashed its Outriders and guards mission 0 with Pikemen and a Drill
+    # Sergeant; seat 0 stashed its Relay
+    table = opened_with(seat0=[CHARGE, RELAY, MARCH, SCRAMBLE, RIDE],
+                        seat1=[OUTRIDERS, PIKEMEN, SERGEANT, SCRAMBLE_2, KNIGHTS])
+    play(table, deploy(0, CHARGE), deploy(0, RELAY))
+    play(table, deploy(1, OUTRIDERS), deploy(1, PIKEMEN, slot=0))
+    play(table, assault(0, 1), stash(0, RELAY))
+    # The stashed Relay's text never acts: with no Relay in hand no deploy may move a stash
+    assert not [x for x in table.legal(0) if isinstance(x, a.DeployManeuver) and x.move >= 0]
+    play(table, pass_(0))
+    play(table, assault(1, 1), stash(1, OUTRIDERS), deploy(1, SERGEANT, slot=0), pass_(1))
+    assert table.state.maneuvers[1] == [] and table.state.stashes[1][1] == [OUTRIDERS]
+    # When seat 0 assaults mission 0
+    table.when(0, a.AssaultMission(slot=0))
+    # Then the defenders fight with printed strength: Pikemen 2, no +1 from the Outriders, and a
+    # Drill Sergeant that finds no maneuver of seat 1 in play (in play they would make 5)
+    fight = ENGINE.view(table.state, 0).combat
+    assert fight is not None and fight.totals == [0, 2]
+    assert ENGINE.view(table.state, 0).missions[0].unit_strength[1] == [2, 0]
 
 
 # --- S8b. A stashed maneuver cannot be swerved for combat speed. ---------------------------
