@@ -18,6 +18,7 @@ class RejectionCode(StrEnum):
     BAD_CLIENT = "bad_client"  # a client id that is not a valid id
     UNKNOWN_GAME = "unknown_game"
     BAD_SEATS = "bad_seats"  # a player count or seat list the game does not take
+    BAD_OPTIONS = "bad_options"  # match options the game refuses (an illegal deck, ...)
     SEAT_TAKEN = "seat_taken"
     MATCH_FULL = "match_full"
     UNKNOWN_TOURNAMENT = "unknown_tournament"

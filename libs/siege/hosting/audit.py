@@ -38,6 +38,7 @@ from siege.hosting.chance import answer
 from siege.hosting.clocks import check_timeout
 from siege.hosting.export import ExportFormatError, parse
 from siege.hosting.loader import CORE_CODEC
+from siege.hosting.lobby import options_refused
 from siege.hosting.match_state import MatchState, codec_for, fold
 from siege.hosting.rules import (
     Rejection,
@@ -214,6 +215,9 @@ def _check_one(
             raise _Bad(seq, f"{event.players} players is outside what {event.game} allows")
         if len(event.seat_names) != event.players:
             raise _Bad(seq, "seat names do not match the player count")
+        refused = options_refused(event)
+        if refused is not None:
+            raise _Bad(seq, f"the game refuses this match's options: {refused}")
     elif isinstance(event, SeedCommitted):
         if ms.commitment is not None:
             raise _Bad(seq, "a second seed commitment")

@@ -35,6 +35,16 @@ class Refusal(msgspec.Struct, frozen=True):
     detail: str
 
 
+def options_refused(created: MatchCreated) -> str | None:
+    """Why the game cannot start a match with these options (an illegal deck, an unknown
+    warband...), or None. The engine is the judge: it raises ValueError from initial_state."""
+    try:
+        get_engine(created.game).initial_state(created)
+    except ValueError as err:
+        return str(err)
+    return None
+
+
 def seat_holders(cmd: CreateMatch) -> list[str] | Refusal:
     """Who holds each seat of a create command, or why the command is refused."""
     if not valid_client_id(cmd.client):
@@ -54,6 +64,11 @@ def seat_holders(cmd: CreateMatch) -> list[str] | Refusal:
     if not engine.min_players <= players <= engine.max_players:
         return Refusal(RejectionCode.BAD_SEATS, f"{cmd.game} takes {engine.min_players}.."
                        f"{engine.max_players} players, not {players}")
+    refused = options_refused(MatchCreated(game=cmd.game, players=players,
+                                           seat_names=list(cmd.seat_names),
+                                           options=dict(cmd.options)))
+    if refused is not None:
+        return Refusal(RejectionCode.BAD_OPTIONS, refused)
     holders = list(cmd.clients) or [cmd.client] * players
     if len(holders) != players:
         return Refusal(RejectionCode.BAD_SEATS,

@@ -78,6 +78,8 @@ def test_a_full_lobby_refuses_newcomers() -> None:
     ({"match_id": "t-0123456789ab"}, RejectionCode.MALFORMED),  # a tournament's shape
     ({"options": {"decision_timeout_ms": "abc"}}, RejectionCode.MALFORMED),
     ({"options": {"decision_timeout_ms": "0"}}, RejectionCode.MALFORMED),
+    ({"game": "castle-assault", "seat_names": ["a", "b"], "options": {"warbands": "orcs,fae"}},
+     RejectionCode.BAD_OPTIONS),  # options the game itself refuses
 ])
 def test_create_refusals(change: dict, code: RejectionCode) -> None:
     fields = {"match_id": "m", "game": "castle-dash", "seat_names": ["a", "b", "c"],
