@@ -69,6 +69,18 @@ def check_chance(need: ChanceNeeded | None, answer: Event) -> ChanceNeeded:
     return need
 
 
+class ChanceHolder(Protocol):
+    chance: ChanceNeeded | None
+
+
+def take_chance(state: ChanceHolder, answer: Event) -> str:
+    """Closes the state's chance node once ``answer`` fits it (:func:`check_chance`, before any
+    change) and returns the request's purpose: the fold every engine does first."""
+    purpose = check_chance(state.chance, answer).purpose
+    state.chance = None
+    return purpose
+
+
 S = TypeVar("S")
 
 

@@ -15,8 +15,8 @@ from siege.engine.protocol import (
     Action,
     IllegalActionError,
     Pending,
-    check_chance,
     ranks_from_keys,
+    take_chance,
 )
 from siege.games.castellum import actions as a
 from siege.games.castellum import events as e
@@ -127,20 +127,13 @@ _EVENT_FOR: dict[type, Callable[[int, Any], GameEvent]] = {
 # --- folding ---------------------------------------------------------------------------------
 
 
-def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
-    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
-    purpose = check_chance(state.chance, answer).purpose
-    state.chance = None
-    return purpose
-
-
 def _on_dice(state: State, event: DiceRolled) -> None:
-    _take_chance(state, event)  # the only dice: the first player
+    take_chance(state, event)  # the only dice: the first player
     flow.on_first_player(state, event.values)
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    flow.on_shuffled(state, _take_chance(state, event), event.order)
+    flow.on_shuffled(state, take_chance(state, event), event.order)
 
 
 _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {

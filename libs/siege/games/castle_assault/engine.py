@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
-from siege.engine.protocol import Action, IllegalActionError, Pending, check_chance
+from siege.engine.protocol import Action, IllegalActionError, Pending, take_chance
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault import decks
 from siege.games.castle_assault import events as e
@@ -148,14 +148,8 @@ _EVENT_FOR: dict[type, Callable[[int, Any], GameEvent]] = {
 # --- folding chance answers: every answer is checked before anything changes -----------------
 
 
-def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
-    purpose = check_chance(state.chance, answer).purpose
-    state.chance = None
-    return purpose
-
-
 def _on_dice(state: State, event: DiceRolled) -> None:
-    purpose = _take_chance(state, event)
+    purpose = take_chance(state, event)
     if purpose == turn.MOMENTUM_PURPOSE:
         turn.on_momentum_roll(state, event.values[0])
     elif purpose == open_phase.CHARGE_PURPOSE:
@@ -167,7 +161,7 @@ def _on_dice(state: State, event: DiceRolled) -> None:
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    purpose = _take_chance(state, event)
+    purpose = take_chance(state, event)
     if purpose == environment.SHUFFLE_PURPOSE:
         setup.on_environment_shuffled(state, event.order)
     elif purpose == environment.RESHUFFLE_PURPOSE:

@@ -15,8 +15,8 @@ from siege.engine.protocol import (
     Action,
     IllegalActionError,
     Pending,
-    check_chance,
     ranks_from_keys,
+    take_chance,
 )
 from siege.games.castle_dash import actions as a
 from siege.games.castle_dash import events as e
@@ -129,13 +129,6 @@ class CastleDash:
 # --- folding ---------------------------------------------------------------------------------
 
 
-def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
-    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
-    purpose = check_chance(state.chance, answer).purpose
-    state.chance = None
-    return purpose
-
-
 _DICE_HANDLERS: dict[str, Callable[[State, list[int]], None]] = {
     battle.BATTLE_PURPOSE: battle.on_battle_dice,
     battle.CANNON_PURPOSE: battle.on_cannon_dice,
@@ -144,11 +137,11 @@ _DICE_HANDLERS: dict[str, Callable[[State, list[int]], None]] = {
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    _DICE_HANDLERS[_take_chance(state, event)](state, event.values)
+    _DICE_HANDLERS[take_chance(state, event)](state, event.values)
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    _take_chance(state, event)  # the only shuffles: the Armory deck and its reshuffles
+    take_chance(state, event)  # the only shuffles: the Armory deck and its reshuffles
     flow.on_shuffled(state, event.order)
 
 

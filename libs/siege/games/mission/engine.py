@@ -15,8 +15,8 @@ from siege.engine.protocol import (
     Action,
     IllegalActionError,
     Pending,
-    check_chance,
     ranks_from_keys,
+    take_chance,
 )
 from siege.games.mission import actions as a
 from siege.games.mission import events as e
@@ -115,15 +115,8 @@ class MissionGame:
 # --- folding chance answers ------------------------------------------------------------------
 
 
-def _take_chance(state: State, answer: DiceRolled | DeckShuffled) -> str:
-    """Closes the chance node once the answer fits it (``check_chance``: before any change)."""
-    purpose = check_chance(state.chance, answer).purpose
-    state.chance = None
-    return purpose
-
-
 def _on_dice(state: State, event: DiceRolled) -> None:
-    _take_chance(state, event)  # the only dice: the first player
+    take_chance(state, event)  # the only dice: the first player
     flow.on_first_player(state, event.values)
 
 
@@ -135,7 +128,7 @@ _SHUFFLE_HANDLERS: dict[str, Callable[..., None]] = {
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    _SHUFFLE_HANDLERS[_take_chance(state, event)](state, order=event.order)
+    _SHUFFLE_HANDLERS[take_chance(state, event)](state, order=event.order)
 
 
 _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
