@@ -5,6 +5,7 @@
   destroy a unit, then any attack that deals damage without losing the attacker;
 - build up: one resource a turn (two when allowed) until six, the most expensive card first;
   then the dearest unit it can pay for, in the lane where the enemy is closest to its castle;
+- play the other commands when their rule of thumb says so (``bot_commands``);
 - push: the Momentum Meter into the Charging Smash area before Charges, then every free unit
   Charges, most forward first; the Captain and the Curse go on the strongest units.
 """
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 
 from siege.bots.protocol import RandomBot, Rng
 from siege.games.castle_assault import actions as a
+from siege.games.castle_assault import bot_commands
 from siege.games.castle_assault.board import CASTLE_ROW, forward, front_row
 from siege.games.castle_assault.cards import BY_NAME, CARDS
 from siege.games.castle_assault.heroes import HEROES
@@ -72,7 +74,8 @@ def _facing(view: CastleAssaultView, unit: UnitView) -> UnitView | None:
 
 def _open(view: CastleAssaultView, legal: list[Any]) -> Any:
     me = view.seat
-    for chooser in (_strike, _place, _play_unit, _hero, _attach, _momentum, _charge, _buy):
+    for chooser in (_strike, _place, _play_unit, _hero, _attach, _cast, _momentum, _charge,
+                    _buy):
         pick = chooser(view, legal, me)
         if pick is not None:
             return pick
@@ -157,8 +160,9 @@ def _play_unit(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
 
 
 def _hero(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
-    """A hero lost is a game lost: it only comes to stop an enemy at an empty castle location,
-    when it outlasts that enemy's blow; and it never Charges (see ``_charge``)."""
+    """A hero lost is a game lost: it only comes to stop an enemy at an empty castle location
+    when it outlasts that enemy's blow with room to spare, and only if the blow barely scratches
+    it or the enemy could bring the castle down within two blows; it never Charges."""
     hero = BY_NAME[HEROES[view.warbands[me]].name]
     wall = CASTLE_ROW[me] + forward(me)
     for x in legal:
@@ -166,7 +170,10 @@ def _hero(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
             continue
         enemy = next((u for u in view.units if u.seat != me and u.lane == x.lane
                       and u.row == wall), None)
-        if enemy is not None and enemy.attack - hero.armor < hero.health - 1:
+        if enemy is None:
+            continue
+        blow = enemy.attack - hero.armor
+        if blow < hero.health - 2 and (blow <= 1 or view.castles[me] <= 2 * (enemy.attack + 1)):
             return x
     return None
 
@@ -182,6 +189,10 @@ def _attach(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
         if card.effect == "draw":
             return x
     return None
+
+
+def _cast(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
+    return bot_commands.best(view, legal)
 
 
 def _momentum(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
@@ -222,7 +233,8 @@ def _respond(view: CastleAssaultView, legal: list[Any]) -> Any:
                 return x
             if card.effect == "armor" and endangered.get(target.uid, 99) <= card.amount:
                 return x
-    return a.PASS_RESPONSE
+    pick = bot_commands.best(view, legal, endangered)
+    return pick if pick is not None else a.PASS_RESPONSE
 
 
 def _endangered(view: CastleAssaultView) -> dict[int, int]:

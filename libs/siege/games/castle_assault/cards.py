@@ -1,108 +1,48 @@
-"""Every card of the two warbands in this game, the neutral commands and the Environment deck.
+"""Every card: the four warbands, the neutral commands, the Environment deck, the heroes.
 
-The rulebook prints only a few names and figures (see the README: Soot, Drake, Dracomancer,
-Bronzebeard Bulwark, Goldguard Garrison, ...); every figure it reveals is kept, and everything
-else is Siegeworks' own design. A card is plain data: the rules read its fields, never its text,
-and ``text`` says the same thing in words for people.
+The rulebook prints only a few names and figures (Soot, Drake, Dracomancer, Bronzebeard
+Bulwark, Goldguard Garrison, Nether Cannon, ...); every figure it reveals is kept, and everything
+else is Siegeworks' own design (``Card.ours``). A card is plain data: the rules read its fields,
+never its text, and ``text`` says the same thing in words for people.
+
+Ids are positions in ``CARDS`` and never change: this module adds the first cards (the two
+warbands of the first part, Example 5's Build cards, the first Fae, neutral and Environment
+cards, two heroes), then the ``data_*`` modules add the rest, always in the same order.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
-Kind = Literal["unit", "command", "environment", "hero"]
-Timing = Literal["", "command", "instant", "attachment"]
-Effect = Literal["", "damage", "damage_lane", "lateral", "movement", "armor", "attack", "draw",
-                 "grant_ranged", "grant_quick"]
-Target = Literal["", "enemy_unit", "friendly_unit", "lane"]
-EnvKind = Literal["", "immediate", "ongoing", "field"]
-EnvEffect = Literal["", "regain_lowest", "attack_all", "movement_all", "draw_each",
-                    "damage_middle", "damage_castles", "rubble", "smash_plus", "range_minus",
-                    "momentum_reset", "damage_castle_areas"]
+from siege.games.castle_assault import (
+    data_environment,
+    data_fae,
+    data_heroes,
+    data_neutral,
+    data_war_engine,
+)
+from siege.games.castle_assault.card_model import (
+    REGISTRY,
+    Aura,
+    Card,
+    Effect,
+    EnvEffect,
+    EnvKind,
+    Kind,
+    Ranged,
+    Target,
+    Timing,
+    add,
+    command,
+    environment,
+    unit,
+)
 
+__all__ = ["Aura", "Card", "Effect", "EnvEffect", "EnvKind", "Kind", "Ranged", "Target",
+           "Timing", "CARDS", "BY_NAME", "ENVIRONMENT_CARDS", "WARBAND_CARDS", "STOCK_NEUTRALS",
+           "WARBAND_NAMES", "stock_deck"]
 
-class Aura(msgspec.Struct, frozen=True, kw_only=True):
-    size: int  # squares covered (half in front, half behind)
-    stat: Literal["attack", "armor"]
-    amount: int
-
-
-class Ranged(msgspec.Struct, frozen=True, kw_only=True):
-    low: int
-    high: int
-    spread: bool = False  # Ranged Adjacent: neighbouring lanes too
-    blast: bool = False  # hits every unit in range, friends included
-    battering: bool = False  # may shoot the castle when no opposing unit stands in the lane
-    blunt: bool = False  # may shoot the castle; a defender in the lane takes the shot instead
-
-
-class Card(msgspec.Struct, frozen=True, kw_only=True):
-    id: int
-    name: str
-    kind: Kind
-    warband: str  # "dragons", "dwarves" or "neutral"
-    cost: int = 0
-    text: str = ""
-    # Units.
-    movement: int = 0
-    attack: int = 0
-    armor: int = 0
-    health: int = 0
-    quick: bool = False
-    gigantic: bool = False
-    lord: bool = False
-    epic: bool = False
-    aura: Aura | None = None
-    ranged: Ranged | None = None  # a blue ability: shoot as a Unit Action
-    build: int = 0  # Build this unit grants while in play
-    needs_build: int = 0  # Build that must be available to play it (and that it then uses)
-    max_attack: int = 0  # extra Attack while its side holds Momentum Max
-    haste: bool = False  # may take a Unit Action the turn it enters
-    defense: bool = False  # attackers get no Smash or Momentum Bonus against it
-    cannot_charge: bool = False
-    phase: bool = False  # passes through friendly units while moving
-    ram: bool = False  # damage beyond a destroyed castle defender's Health hits the castle
-    consume: bool = False  # destroying the unit it engaged, it carries on
-    resurrection: bool = False  # comes back once when first destroyed
-    burns: bool = False  # loses 1 Health at the end of each of its owner's turns
-    marked_back: bool = False  # a different card back: anyone can tell it face down
-    # Commands.
-    timing: Timing = ""
-    effect: Effect = ""
-    target: Target = ""
-    amount: int = 0
-    grant: Ranged | None = None  # the ability an attachment gives (Ranged Blessing)
-    cannot_stack: bool = False  # may not go on a unit that already has Quick
-    # Environment cards.
-    env: EnvKind = ""
-    env_effect: EnvEffect = ""
-
-
-_cards: list[Card] = []
-
-
-def _add(name: str, kind: Kind, warband: str, **fields: object) -> None:
-    _cards.append(msgspec.convert({"id": len(_cards), "name": name, "kind": kind,
-                                   "warband": warband, **fields}, Card))
-
-
-def _unit(name: str, warband: str, cost: int, move: int, attack: int, armor: int, health: int,
-          text: str = "", **keywords: object) -> None:
-    _add(name, "unit", warband, cost=cost, movement=move, attack=attack, armor=armor,
-         health=health, text=text, **keywords)
-
-
-def _command(name: str, warband: str, cost: int, timing: Timing, effect: Effect, target: Target,
-             amount: int, text: str, **more: object) -> None:
-    _add(name, "command", warband, cost=cost, timing=timing, effect=effect, target=target,
-         amount=amount, text=text, **more)
-
-
-def _environment(name: str, env: EnvKind, effect: EnvEffect, amount: int, text: str) -> None:
-    _add(name, "environment", "neutral", env=env, env_effect=effect, amount=amount, text=text)
-
+_add, _unit, _command, _environment = add, unit, command, environment
 
 D, W, N = "dragons", "dwarves", "neutral"
 AURA_ATTACK = {"size": 2, "stat": "attack", "amount": 1}
@@ -110,9 +50,9 @@ AURA_ARMOR = {"size": 2, "stat": "armor", "amount": 1}
 
 # --- Burning Brood Dragons (33 cards in the stock deck's warband part) -----------------------
 _unit("Dracomancer", D, 1, 1, 2, 0, 1)
-_unit("Drake", D, 2, 4, 1, 0, 2, "Gigantic.", gigantic=True)
+_unit("Drake", D, 2, 4, 1, 0, 3, "Gigantic.", gigantic=True)
 _unit("Soot", D, 4, 4, 4, 0, 3, "Quick.", quick=True)
-_unit("Brood Wurm", D, 2, 2, 2, 1, 3)
+_unit("Brood Wurm", D, 2, 2, 2, 1, 4)
 _unit("Dragon Welps", D, 2, 2, 1, 0, 2, "Action: Ranged Linear (1-4).",
       ranged={"low": 1, "high": 4})
 _unit("Pyrexia, The Brood Queen", D, 6, 1, 4, 1, 7, "Epic. Lord. Action: Ranged Adjacent (1-6).",
@@ -120,21 +60,21 @@ _unit("Pyrexia, The Brood Queen", D, 6, 1, 4, 1, 7, "Epic. Lord. Action: Ranged 
 _unit("Ember Hatchling", D, 1, 3, 1, 0, 1, "Haste.", haste=True)
 _unit("Cinderscale Wyvern", D, 3, 3, 3, 0, 3, "Quick. Loses 1 Health at the End of its Turn.",
       quick=True, burns=True)
-_unit("Magma Drake", D, 4, 3, 3, 1, 4, "Gigantic. Ram.", gigantic=True, ram=True)
+_unit("Magma Drake", D, 3, 3, 3, 1, 4, "Gigantic. Ram.", gigantic=True, ram=True)
 _unit("Flamecaller Adept", D, 3, 1, 2, 0, 2,
       "Action: Burn, Ranged Linear (1-2): hits every unit in range, friend or foe.",
       ranged={"low": 1, "high": 2, "blast": True})
 _unit("Wyrmlord Ignaroth", D, 5, 2, 4, 2, 5, "Lord. Aura 4: friendly units gain +1 Attack.",
       lord=True, aura={"size": 4, "stat": "attack", "amount": 1})
-_unit("Scaleguard Sentinel", D, 2, 1, 1, 2, 3, "Defense.", defense=True)
-_unit("Brood Matron", D, 3, 1, 1, 1, 4, "Aura 2: friendly units gain +1 Armor.",
+_unit("Scaleguard Sentinel", D, 2, 1, 2, 2, 4, "Defense.", defense=True)
+_unit("Brood Matron", D, 2, 1, 1, 1, 4, "Aura 2: friendly units gain +1 Armor.",
       aura=AURA_ARMOR)
 _unit("Ash Raider", D, 2, 3, 2, 0, 2, "Consume.", consume=True)
 _unit("Ashborn Phoenix", D, 3, 2, 2, 0, 2, "Resurrection.", resurrection=True)
 _command("Searing Breath", D, 2, "instant", "damage", "enemy_unit", 2,
          "Instant: deal 2 damage to an opposing unit.")
-_command("Dragonfire Volley", D, 4, "command", "damage_lane", "lane", 1,
-         "Deal 1 damage to every opposing unit in one lane.")
+_command("Dragonfire Volley", D, 3, "command", "damage_lane", "lane", 2,
+         "Deal 2 damage to every opposing unit in one lane.")
 _command("Wings of Fury", D, 1, "instant", "movement", "friendly_unit", 2,
          "Instant: a friendly unit gains +2 Movement this turn.")
 _command("Hoard Frenzy", D, 3, "command", "draw", "", 2, "Draw 2 cards.")
@@ -151,7 +91,7 @@ _unit("Dwarf Lord Grim'gor", W, 4, 1, 3, 2, 6, "Lord. Momentum Max: gains +2 Att
 _unit("Magmaton Mortar", W, 3, 1, 2, 0, 3, "Action: Ranged Linear (2-4), Blunt Damage.",
       ranged={"low": 2, "high": 4, "blunt": True})
 _unit("Goldguard Garrison", W, 3, 1, 3, 2, 3)
-_unit("Stoneshield Wardens", W, 3, 1, 1, 3, 4, "Cannot Charge. Defense.", cannot_charge=True,
+_unit("Stoneshield Wardens", W, 3, 1, 1, 2, 4, "Cannot Charge. Defense.", cannot_charge=True,
       defense=True)
 _unit("Deepdelver Miners", W, 1, 2, 1, 0, 2, "Phase.", phase=True)
 _unit("Hammerfall Berserkers", W, 3, 3, 3, 0, 3, "Ram.", ram=True)
@@ -160,7 +100,7 @@ _unit("Runepriest of the Anvil", W, 2, 1, 1, 0, 2,
 _unit("Thunderbrew Cannoneers", W, 4, 1, 2, 1, 3, "Action: Ranged Adjacent (1-3).",
       ranged={"low": 1, "high": 3, "spread": True})
 _unit("Ironclad Juggernaut", W, 6, 2, 5, 2, 6, "Epic. Gigantic.", epic=True, gigantic=True)
-_unit("Oathsworn Shieldbearers", W, 2, 0, 1, 1, 3, "0 Movement: holds its ground.")
+_unit("Oathsworn Shieldbearers", W, 2, 0, 1, 0, 4, "0 Movement: holds its ground.")
 _command("Forge Hammer", W, 2, "attachment", "attack", "friendly_unit", 2,
          "Attachment: the unit gains +2 Attack.")
 _command("Runic Plate", W, 2, "attachment", "armor", "friendly_unit", 1,
@@ -179,7 +119,7 @@ _unit("Siege Tower", M, 3, 1, 2, 2, 4, "Requires Build 4.", needs_build=4)
 
 # --- Grim Harlequinn Fae: two cards with different backs (the rest of the warband comes later)
 F = "fae"
-_unit("Masked Reveller", F, 1, 2, 1, 0, 2, "A different card back.", marked_back=True)
+_unit("Masked Reveller", F, 1, 2, 2, 0, 2, "A different card back.", marked_back=True)
 _command("Veil of Masks", F, 1, "instant", "armor", "friendly_unit", 1,
          "Instant: a friendly unit gains +1 Armor this turn. A different card back.",
          marked_back=True)
@@ -217,18 +157,30 @@ _environment("Wildfire", "immediate", "damage_castle_areas", 1,
              "Every unit in a castle area takes 1 damage.")
 
 # --- Heroes: the battlefield side of each hero card (skills are in ``heroes.py``) -----------
-_add("Vyrax, the Ashen Tyrant", "hero", D, movement=2, attack=2, armor=0, health=5,
+_add("Vyrax, the Ashen Tyrant", "hero", D, movement=2, attack=2, armor=0, health=6,
      ranged={"low": 1, "high": 2, "spread": True}, text="Action: Ranged Adjacent (1-2).")
 _add("Oren Iron-Veins", "hero", W, movement=1, attack=2, armor=1, health=6,
      ranged={"low": 1, "high": 2, "blunt": True},
      text="Action: Ranged Linear (1-2), Blunt Damage: he hurls his hammer.")
 
-CARDS: tuple[Card, ...] = tuple(_cards)
+for _more in (data_fae, data_war_engine, data_neutral, data_environment, data_heroes):
+    _more.add_cards()
+
+# Cards the rulebook names (its figures are kept; the rest of each card is ours).
+RULEBOOK_NAMES = frozenset({
+    "Dracomancer", "Drake", "Soot", "Brood Wurm", "Dragon Welps", "Pyrexia, The Brood Queen",
+    "Bronzebeard Bulwark", "Ironborne Dwarf", "Forge Master", "Bitterbrew Batterers",
+    "Dwarf Lord Grim'gor", "Magmaton Mortar", "Goldguard Garrison", "Nether Cannon",
+    "Shift", "Ranged Blessing", "Flight", "Local Support", "Blistering Cold", "Oren Iron-Veins",
+})
+CARDS: tuple[Card, ...] = tuple(
+    msgspec.structs.replace(c, ours=False) if c.name in RULEBOOK_NAMES else c for c in REGISTRY)
 BY_NAME: dict[str, Card] = {card.name: card for card in CARDS}
 assert len(BY_NAME) == len(CARDS), "card names are unique"
 ENVIRONMENT_CARDS: tuple[int, ...] = tuple(c.id for c in CARDS if c.kind == "environment")
 
-WARBAND_NAMES = {"dragons": "Burning Brood Dragons", "dwarves": "Adamantine Anvil Dwarves"}
+WARBAND_NAMES = {"dragons": "Burning Brood Dragons", "dwarves": "Adamantine Anvil Dwarves",
+                 "fae": "Grim Harlequinn Fae", "war-engine": "Medieval War-Engine"}
 
 # The warband part of each stock deck: (name, copies). Counts as printed in the component list.
 WARBAND_CARDS: dict[str, tuple[tuple[str, int], ...]] = {
@@ -250,11 +202,34 @@ WARBAND_CARDS: dict[str, tuple[tuple[str, int], ...]] = {
         ("Oathsworn Shieldbearers", 2), ("Forge Hammer", 2), ("Runic Plate", 2),
         ("Hold the Line", 2), ("Mountain's Wrath", 2),
     ),
+    "fae": (
+        ("Masked Reveller", 2), ("Thornling Sprite", 2), ("Grim Jester", 2), ("Hexweaver", 2),
+        ("Bramble Knight", 2), ("Will-o'-Wisp", 2), ("Pixie Archers", 2), ("Moonlit Dryad", 2),
+        ("Changeling", 1), ("Harlequinn Duelist", 2), ("Vaelith, the Masque Lord", 1),
+        ("Nightmare Steed", 2), ("Keening Banshee", 1),
+        ("Veil of Masks", 2), ("Mirror Step", 1), ("Mischief", 1), ("Vanish", 2),
+        ("Wither", 2), ("Hex Bolt", 2), ("Evil Eye", 1),
+    ),
+    "war-engine": (
+        ("Engineers' Yard", 2), ("Master Sappers", 2), ("Bombard Crew", 2), ("Siege Tower", 2),
+        ("Nether Cannon", 2), ("Trebuchet", 1), ("Catapult", 2), ("Ballista", 2),
+        ("Battering Ram", 2), ("Apprentice Wrights", 2), ("War Wagon", 1), ("Crossbowmen", 1),
+        ("Pikemen", 2), ("Shieldwall Sergeants", 1), ("Armored Knights", 2),
+        ("Mounted Lancers", 2), ("Escalade Troop", 1), ("Lord Marshal Edric", 1),
+        ("Boiling Oil", 1), ("Reinforce Walls", 1), ("Supply Wagons", 1), ("Forced March", 1),
+    ),
 }
 # Neutral commands each stock deck adds (our design; the walkthrough's Dragon deck holds one).
+# Together they hold every neutral command.
 STOCK_NEUTRALS: dict[str, tuple[tuple[str, int], ...]] = {
-    "dragons": (("Shift", 2), ("Ranged Blessing", 1), ("Flight", 1)),
-    "dwarves": (("Shift", 1), ("Ranged Blessing", 1)),
+    "dragons": (("Shift", 2), ("Ranged Blessing", 1), ("Flight", 1), ("Battle Cry", 1),
+                ("Sabotage the Gate", 1), ("Rallying Horn", 1)),
+    "dwarves": (("Shift", 1), ("Ranged Blessing", 1), ("Shield Wall", 1), ("Repel", 1),
+                ("Cut Supply Lines", 1), ("Raise the Fallen", 1)),
+    "fae": (("Retreat", 1), ("Ambush", 1), ("Purify", 1), ("Battle Trance", 1),
+            ("Swift Boots", 1), ("Dark Pact", 1)),
+    "war-engine": (("Knight's Panoply", 1), ("Assassin's Blade", 1), ("Cataclysm", 1),
+                   ("Calm Skies", 1), ("Hidden Cache", 1), ("Shift", 1)),
 }
 
 

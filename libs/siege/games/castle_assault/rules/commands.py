@@ -2,13 +2,14 @@
 
 Damage from a command ignores Armor (Armor only subtracts Attack) and draws nobody a card.
 Attachments stay on their unit and go to the discard pile with it; everything else is discarded
-as it resolves. In this part of the game an Instant is played in its owner's Open Phase only.
+as it resolves. The effects added with the full card pool live in ``effects``.
 """
 
 from __future__ import annotations
 
 from siege.games.castle_assault.cards import CARDS, Card
 from siege.games.castle_assault.rules.combat import damage_unit, remove_destroyed
+from siege.games.castle_assault.rules.effects import TARGETS, resolve_more
 from siege.games.castle_assault.rules.hand import draw
 from siege.games.castle_assault.rules.lateral import lateral_lanes, move_sideways
 from siege.games.castle_assault.rules.stats import has_quick, ranged_of
@@ -20,6 +21,8 @@ def targets(state: State, seat: int, card: Card) -> list[tuple[int, int]]:
     mine = [u for u in state.units if u.seat == seat]
     theirs = [u for u in state.units if u.seat != seat]
     effect = card.effect
+    if effect in TARGETS:
+        return TARGETS[effect](state, seat, card)
     if effect == "damage":
         return [(u.uid, -1) for u in theirs]
     if effect == "damage_lane":
@@ -57,4 +60,6 @@ def resolve(state: State, seat: int, instance: int, uid: int, lane: int) -> None
         draw(state, seat, card.amount)
     elif effect in ("movement", "armor", "attack") and unit is not None:
         state.boosts.append(Boost(uid=unit.uid, stat=effect, amount=card.amount))
+    elif effect in TARGETS:
+        resolve_more(state, seat, card, unit, lane)
 

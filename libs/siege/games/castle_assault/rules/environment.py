@@ -1,6 +1,7 @@
 """The Environment Meter and deck: the opening card, a new card every fifth turn boundary.
 
-An Immediate card happens once and goes to the Environment discard pile. An Ongoing card lasts
+An Immediate card happens once and goes to the Environment discard pile (nobody draws for a
+unit it destroys). An Ongoing card lasts
 until the next Ongoing card replaces it. A card that enters the battlefield stays until another
 one enters, and leaves the Ongoing card in effect. An empty Environment deck is refilled by
 shuffling its discard pile (our ruling: the text never runs out of cards).
@@ -13,6 +14,7 @@ from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.combat import castle_health, damage_unit, remove_destroyed
 from siege.games.castle_assault.rules.hand import draw
 from siege.games.castle_assault.rules.nodes import open_chance
+from siege.games.castle_assault.rules.stats import MOMENTUM_MAX, armor_of
 from siege.games.castle_assault.state import NOBODY, State, unit_at
 
 METER_SPACES = 5  # START, T1, T2, T3, T4
@@ -20,6 +22,7 @@ SHUFFLE_PURPOSE = "environment"
 RESHUFFLE_PURPOSE = "environment_reshuffle"
 MIDDLE_ROWS = (BATTLEFIELD_ROWS // 2, BATTLEFIELD_ROWS // 2 + 1)  # rows 4 and 5
 RUBBLE_LANE = 1
+RUBBLE_LANES = {"rubble": RUBBLE_LANE, "rubble_left": 0}  # a field card's lane of rubble
 
 
 def move_meter(state: State) -> bool:
@@ -45,8 +48,8 @@ def reveal(state: State) -> bool:
         if state.field != NOBODY:
             state.env_discard.append(state.field)
         state.field = card.id
-        state.rubble = [[RUBBLE_LANE, row] for row in MIDDLE_ROWS
-                        if unit_at(state, RUBBLE_LANE, row) is None]
+        lane = RUBBLE_LANES[card.env_effect]
+        state.rubble = [[lane, row] for row in MIDDLE_ROWS if unit_at(state, lane, row) is None]
     else:
         _immediate(state, card.env_effect, card.amount)
         state.env_discard.append(card.id)
@@ -73,8 +76,34 @@ def _immediate(state: State, effect: str, amount: int) -> None:
             state.castle_damage[seat] += amount
     elif effect == "momentum_reset":
         state.momentum = 0
-    elif effect in ("damage_middle", "damage_castle_areas"):
-        rows = MIDDLE_ROWS if effect == "damage_middle" else CASTLE_ROW
-        for unit in [u for u in state.units if u.row in rows]:
+    elif effect in ("damage_middle", "damage_castle_areas", "quake"):
+        if effect == "quake":
+            hit = [u for u in state.units if armor_of(state, u) == 0]
+        else:
+            rows = MIDDLE_ROWS if effect == "damage_middle" else CASTLE_ROW
+            hit = [u for u in state.units if u.row in rows]
+        for unit in hit:
             damage_unit(state, unit, amount)
         remove_destroyed(state)
+    else:
+        _immediate_more(state, effect, amount)
+
+
+def _immediate_more(state: State, effect: str, amount: int) -> None:
+    """The Immediate cards added with the full card pool."""
+    if effect == "tokens_return":
+        state.captain = [NOBODY, NOBODY]
+        state.curse, state.curse_by, state.curse_holder = NOBODY, NOBODY, NOBODY
+    elif effect == "resource_each":
+        for seat in (0, 1):
+            if state.decks[seat]:
+                state.resources[seat].append(state.decks[seat].pop(0))
+    elif effect == "rust":
+        for unit in state.units:
+            state.discards[unit.seat].extend(unit.attachments)
+            unit.attachments = []
+    elif effect == "momentum_underdog":
+        health = [castle_health(state, seat) for seat in (0, 1)]
+        if health[0] != health[1]:
+            step = amount if health[0] < health[1] else -amount
+            state.momentum = max(-MOMENTUM_MAX, min(MOMENTUM_MAX, state.momentum + step))

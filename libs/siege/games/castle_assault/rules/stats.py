@@ -1,18 +1,20 @@
 """A unit's Attack, Armor and Movement now: printed values and every modifier in effect.
 
-Modifiers: attachments, this turn's Instants, friendly Auras, the Captain skill, the Curse, the
-Ongoing Environment card and Momentum Max. Charge-only bonuses (Smash, Momentum, the Captain's
-Charge skill) are added by the combat rules, which know how the unit got there.
+Modifiers: attachments, this turn's Instants and Boosts, friendly Auras and opposing Hex Auras,
+the Captain skill, the Curse, the Ongoing Environment card, Momentum Max, and the unit keywords
+that depend on where it stands or what it suffered (Gloat, Blooded, Stalwart,
+Wallbreaker). Charge-only bonuses (Smash, Momentum, the Captain's Charge skill) are added by
+the combat rules, which know how the unit got there.
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from siege.games.castle_assault.board import aura_squares
+from siege.games.castle_assault.board import aura_squares, castle_row, front_row
 from siege.games.castle_assault.cards import CARDS, Card, Ranged
 from siege.games.castle_assault.heroes import HEROES, Hero
-from siege.games.castle_assault.state import NOBODY, State, Unit
+from siege.games.castle_assault.state import NOBODY, State, Unit, seat_of, unit_at
 
 MOMENTUM_MAX = 4  # spaces from START to Max on each side (see the README's derivation)
 SMASH_AREA = 2  # the two spaces nearest a seat's side grant the Momentum Bonus
@@ -47,13 +49,15 @@ def _ongoing(state: State, effect: str) -> int:
 
 
 def aura_bonus(state: State, unit: Unit, stat: str) -> int:
+    """Friendly Auras and opposing Hex Auras reaching the unit (along their own lane only)."""
     total = 0
     for other in state.units:
-        if other.seat != unit.seat or other.lane != unit.lane or other.uid == unit.uid:
-            continue  # an Aura reaches along its own lane only
+        if other.lane != unit.lane or other.uid == unit.uid:
+            continue
         aura = CARDS[other.card].aura
-        if (aura is not None and aura.stat == stat
-                and (unit.lane, unit.row) in aura_squares(other.lane, other.row, aura.size)):
+        if aura is None or aura.stat != stat or aura.foes != (other.seat != unit.seat):
+            continue
+        if (unit.lane, unit.row) in aura_squares(other.lane, other.row, aura.size):
             total += aura.amount
     return total
 
@@ -88,9 +92,24 @@ def attack_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> 
     value += _ongoing(state, "attack_all")
     if is_cursed(state, unit):
         value += HEROES[state.warbands[state.curse_by]].curse_attack
+    if is_captain(state, unit):
+        value += hero_of(state, unit.seat).attack
     if card.max_attack and at_max(state, unit.seat):
         value += card.max_attack
+    value += _attached(state, unit, "panoply")
+    if card.gloat and state.curse != NOBODY and seat_of(state.curse) != unit.seat:
+        value += card.gloat
+    if card.blooded and unit.damage > 0:
+        value += card.blooded
+    if card.wallbreaker and at_the_wall(state, unit):
+        value += card.wallbreaker
     return value
+
+
+def at_the_wall(state: State, unit: Unit) -> bool:
+    """Engaged with the opposing castle: at its front row, that lane's location empty."""
+    return (unit.row == front_row(unit.seat)
+            and unit_at(state, unit.lane, castle_row(1 - unit.seat)) is None)
 
 
 def armor_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> int:
@@ -99,12 +118,20 @@ def armor_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> i
     value += auras["armor"] if auras is not None else aura_bonus(state, unit, "armor")
     if is_captain(state, unit):
         value += hero_of(state, unit.seat).armor
+    if is_cursed(state, unit):
+        value += HEROES[state.warbands[state.curse_by]].curse_armor
+    value += _attached(state, unit, "panoply") + _ongoing(state, "armor_all")
+    if unit.row == castle_row(unit.seat):
+        value += card.stalwart + _ongoing(state, "home_armor")
+    if card.max_armor and at_max(state, unit.seat):
+        value += card.max_armor
     return max(0, value)
 
 
 def movement_bonus(state: State, unit: Unit) -> int:
     """Everything added to the printed Movement (it also lengthens a Charge)."""
     bonus = _boosts(state, unit, "movement") + _ongoing(state, "movement_all")
+    bonus += _attached(state, unit, "movement")  # Swift Boots (Instants are Boosts instead)
     if is_cursed(state, unit):
         bonus += HEROES[state.warbands[state.curse_by]].curse_movement
     return bonus
@@ -119,6 +146,8 @@ def health_left(unit: Unit) -> int:
 
 
 def has_quick(state: State, unit: Unit) -> bool:
+    if state.ongoing != NOBODY and CARDS[state.ongoing].env_effect == "no_quick":
+        return False  # Gale
     return card_of(unit).quick or any(c.effect == "grant_quick"
                                       for c in attached_cards(state, unit))
 
@@ -131,8 +160,8 @@ def ranged_of(state: State, unit: Unit) -> Ranged | None:
                       None)
     if ranged is None:
         return None
-    short = _ongoing(state, "range_minus")
-    return msgspec.structs.replace(ranged, high=ranged.high - short) if short else ranged
+    change = _ongoing(state, "range_plus") - _ongoing(state, "range_minus")
+    return msgspec.structs.replace(ranged, high=ranged.high + change) if change else ranged
 
 
 def smash_bonus(state: State) -> int:
