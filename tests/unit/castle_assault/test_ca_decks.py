@@ -12,6 +12,7 @@ from siege.contracts.events import MatchCreated
 from siege.games.castle_assault import decks
 from siege.games.castle_assault.cards import BY_NAME, CARDS, WARBAND_CARDS, stock_deck
 from siege.games.castle_assault.heroes import HEROES
+from siege.games.castle_assault.rules.stats import hero_of
 
 
 def _legal() -> decks.Deck:
@@ -100,3 +101,15 @@ def test_show_lists_every_card_with_cost_and_text() -> None:
     assert lines[0].startswith(f"Burning Brood Dragons ({size} cards), hero "
                                + HEROES["dragons"].name)
     assert any(line.startswith("2 x Soot  cost 4  M4 A4 Ar0 H3  Quick.") for line in lines)
+
+
+def test_a_deck_may_bring_another_warbands_hero() -> None:
+    mine = _with(_legal(), hero=HEROES["dwarves"].name)
+    created = MatchCreated(game="castle-assault", players=2, seat_names=["a", "b"],
+                           options={"decks": decks.encode([mine, decks.stock("fae")])})
+    state = ENGINE.initial_state(created)
+    assert state.hero_keys == ["dwarves", "fae"]
+    view = ENGINE.view(state, 1)
+    assert [CARDS[c].name for c in view.heroes_played] == [HEROES["dwarves"].name,
+                                                          HEROES["fae"].name]
+    assert hero_of(state, 0).armor == HEROES["dwarves"].armor  # Oren's Captain skill

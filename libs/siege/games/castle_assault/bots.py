@@ -19,8 +19,7 @@ from siege.bots.protocol import RandomBot, Rng
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault import bot_commands
 from siege.games.castle_assault.board import CASTLE_ROW, forward, front_row
-from siege.games.castle_assault.cards import BY_NAME, CARDS
-from siege.games.castle_assault.heroes import HEROES
+from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.stats import MOMENTUM_MAX, SMASH_AREA
 from siege.games.castle_assault.views import CastleAssaultView, UnitView
 
@@ -163,7 +162,7 @@ def _hero(view: CastleAssaultView, legal: list[Any], me: int) -> Any:
     """A hero lost is a game lost: it only comes to stop an enemy at an empty castle location
     when it outlasts that enemy's blow with room to spare, and only if the blow barely scratches
     it or the enemy could bring the castle down within two blows; it never Charges."""
-    hero = BY_NAME[HEROES[view.warbands[me]].name]
+    hero = CARDS[view.heroes_played[me]]
     wall = CASTLE_ROW[me] + forward(me)
     for x in legal:
         if not isinstance(x, a.SummonHero):

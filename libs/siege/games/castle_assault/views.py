@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from siege.games.castle_assault.cards import CARDS
+from siege.games.castle_assault.cards import BY_NAME, CARDS
 from siege.games.castle_assault.rules.combat import castle_health, engaged
 from siege.games.castle_assault.rules.open_phase import may_act
 from siege.games.castle_assault.rules.stats import (
@@ -20,6 +20,7 @@ from siege.games.castle_assault.rules.stats import (
     attack_of,
     has_quick,
     health_left,
+    hero_of,
     movement_of,
 )
 from siege.games.castle_assault.state import Clash, State
@@ -52,6 +53,7 @@ class CastleAssaultView(msgspec.Struct, frozen=True, kw_only=True):
     waiting: list[int]
     chance: str  # the purpose of the chance being waited for, "" when none
     warbands: list[str]
+    heroes_played: list[int]  # the card id of each seat's hero
     first: int
     active: int
     turn: int
@@ -103,7 +105,9 @@ def view_for(state: State, seat: int) -> CastleAssaultView:
         seat=seat, phase=state.phase, step=state.step, asking=state.asking,
         decision=state.decision, waiting=list(state.waiting),
         chance=state.chance.purpose if state.chance is not None else "",
-        warbands=list(state.warbands), first=state.first, active=state.active, turn=state.turn,
+        warbands=list(state.warbands),
+        heroes_played=[BY_NAME[hero_of(state, s).name].id for s in (0, 1)],
+        first=state.first, active=state.active, turn=state.turn,
         hand=list(state.hands[seat]), hand_cards=[cards[seat][i] for i in state.hands[seat]],
         hand_sizes=[len(h) for h in state.hands], deck_sizes=[len(d) for d in state.decks],
         discards=[[cards[s][i] for i in state.discards[s]] for s in (0, 1)],

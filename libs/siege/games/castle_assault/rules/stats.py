@@ -25,7 +25,8 @@ def card_of(unit: Unit) -> Card:
 
 
 def hero_of(state: State, seat: int) -> Hero:
-    return HEROES[state.warbands[seat]]
+    """The hero the seat plays: its deck's choice, else its warband's own."""
+    return HEROES[state.hero_keys[seat] if state.hero_keys else state.warbands[seat]]
 
 
 def in_favor(state: State, seat: int) -> int:
@@ -91,7 +92,7 @@ def attack_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> 
     value += auras["attack"] if auras is not None else aura_bonus(state, unit, "attack")
     value += _ongoing(state, "attack_all")
     if is_cursed(state, unit):
-        value += HEROES[state.warbands[state.curse_by]].curse_attack
+        value += hero_of(state, state.curse_by).curse_attack
     if is_captain(state, unit):
         value += hero_of(state, unit.seat).attack
     if card.max_attack and at_max(state, unit.seat):
@@ -119,7 +120,7 @@ def armor_of(state: State, unit: Unit, auras: dict[str, int] | None = None) -> i
     if is_captain(state, unit):
         value += hero_of(state, unit.seat).armor
     if is_cursed(state, unit):
-        value += HEROES[state.warbands[state.curse_by]].curse_armor
+        value += hero_of(state, state.curse_by).curse_armor
     value += _attached(state, unit, "panoply") + _ongoing(state, "armor_all")
     if unit.row == castle_row(unit.seat):
         value += card.stalwart + _ongoing(state, "home_armor")
@@ -133,7 +134,7 @@ def movement_bonus(state: State, unit: Unit) -> int:
     bonus = _boosts(state, unit, "movement") + _ongoing(state, "movement_all")
     bonus += _attached(state, unit, "movement")  # Swift Boots (Instants are Boosts instead)
     if is_cursed(state, unit):
-        bonus += HEROES[state.warbands[state.curse_by]].curse_movement
+        bonus += hero_of(state, state.curse_by).curse_movement
     return bonus
 
 
