@@ -147,8 +147,9 @@ def army_kind(army: int, index: int) -> int:
     return ARMY_KINDS[army][index]
 
 
-def act_table(players: int = 2, **kwargs: Any) -> Table:
-    """A game at the first player's act step (seat 0 first) with an empty board."""
+def act_table(players: int = 2, hero: bool = False, **kwargs: Any) -> Table:
+    """A game at the first player's act step (seat 0 first) with an empty board. Unless
+    ``hero``, the hero counts as summoned already (so the keep triggers do not pause)."""
     table = start(players, **kwargs)
     to_buy(table, token=1)
     to_turns(table)
@@ -158,4 +159,30 @@ def act_table(players: int = 2, **kwargs: Any) -> Table:
             table.roll(*([BLANK] * table.need().count))
     assert table.state.asking == "act", table.state.asking
     clear_board(table)
+    table.state.hero_summoned = not hero
     return table
+
+
+def blank_out(table: Table) -> None:
+    """Answers every roll waiting with blanks (and shuffles in order) until a seat must act."""
+    while table.state.chance is not None:
+        if table.need().kind == "dice":
+            table.roll(*([BLANK] * table.need().count))
+        else:
+            table.shuffle()
+
+
+def play_on(table: Table, until: Any, limit: int = 400) -> None:
+    """Plays on passively (no buys, turns ended at once, the last legal choice otherwise, blank
+    dice, shuffles in order) until ``until(state)`` holds."""
+    for _ in range(limit):
+        if until(table.state):
+            return
+        if table.state.chance is not None:
+            blank_out(table)
+            continue
+        seat = min(table.waiting)
+        legal = table.legal(seat)
+        passive = [x for x in legal if x in (a.END_TURN, a.END_BUYING)]
+        table.when(seat, passive[0] if passive else legal[-1])
+    raise AssertionError(f"never reached: {table.state.phase} {table.state.asking}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -56,3 +57,13 @@ def test_greedy_bot_is_deterministic_for_a_seed() -> None:
 def test_one_greedy_seat_rotated_over_four_seats_ranks_first_most_of_the_time() -> None:
     rate = rotated_win_rate(ENGINE, players=4, games=GAMES)
     assert rate >= BAR, rate
+
+
+def test_greedy_bots_use_magic_equipment_and_ladders() -> None:
+    used: Counter[str] = Counter()
+    for seed in (0, 1):
+        live, history = seeded_playout(ENGINE, ["greedy"] * 4, seed)
+        assert ENGINE.is_terminal(live)
+        used.update(type(event).__name__ for event in history)
+    for kind in ("SpellCast", "LadderBought", "LadderPlaced", "EquipmentBought", "HeroPlaced"):
+        assert used[kind] > 0, kind

@@ -20,6 +20,7 @@ from siege.engine.local import play_local
 from siege.engine.protocol import ChanceMismatchError
 from siege.games.storm_castle import actions, board, events
 from siege.games.storm_castle.armies import UNIT_KINDS, UNITS_PER_ARMY
+from siege.games.storm_castle.cards import LADDER
 from siege.games.storm_castle.decks import POWER_DECK_SIZE
 from siege.games.storm_castle.state import LAST_TURN, State
 from siege.testing.playout import FairChance, seeded_playout
@@ -37,7 +38,10 @@ def check_invariants(state: State) -> None:
     for seat in range(state.players):
         assert 0 <= state.gold[seat] <= 10 and 0 <= state.magic[seat] <= 10
         if state.shuffled[seat] and state.dealt:
-            cards = (state.decks[seat] + state.hands[seat] + state.discards[seat])
+            gear = [c for u in state.units.values() if u.owner == seat for c in u.gear
+                    if c != LADDER]
+            cards = (state.decks[seat] + state.hands[seat] + state.discards[seat]
+                     + state.exhausted[seat] + state.in_play[seat] + gear)
             assert len(cards) + int(state.upgrade_cards[seat]) == POWER_DECK_SIZE
         assert sum(state.bought[seat]) == sum(1 for u in state.units.values()
                                               if u.owner == seat) <= UNITS_PER_ARMY

@@ -12,6 +12,7 @@ from siege.contracts.events import Event
 from siege.dice.fair import BotRng
 from siege.engine.local import play_local
 from siege.games.storm_castle import actions as a
+from siege.games.storm_castle.armies import HERO_KINDS
 from siege.games.storm_castle.engine import StormTheCastle
 from siege.games.storm_castle.state import State
 from siege.games.storm_castle.views import StormView
@@ -24,7 +25,8 @@ def copy(state: State) -> State:
 
 def with_other_secrets(state: State, seat: int) -> State:
     """The same table, but ``seat`` holds other cards, its sealed bid differs, and every
-    deck, the defender pool (below any drawn token) and the face-down events are reordered."""
+    deck (the defenders' magic deck too), the defender pool (below any drawn token), the heroes
+    not summoned and the face-down events are reordered."""
     other = copy(state)
     hand, deck = other.hands[seat], other.decks[seat]
     swap = min(len(hand), len(deck))
@@ -36,8 +38,11 @@ def with_other_secrets(state: State, seat: int) -> State:
         other.bids[seat] -= 1
     elif other.bids[seat] == 0 and other.gold[seat] > 0:
         other.bids[seat] = 1
-    for cards in (*other.decks, other.boss_deck, other.event_deck, other.magic_deck):
+    for cards in (*other.decks, other.boss_deck, other.event_deck, other.magic_deck,
+                  other.hero_pool):
         cards.reverse()
+    if len(other.hero_pool) == 1:  # the hero not summoned is secret too
+        other.hero_pool = [k for k in HERO_KINDS if k not in other.hero_pool]
     drawn = len(other.to_place)
     other.defender_pool[drawn:] = other.defender_pool[drawn:][::-1]
     upcoming = other.event_row[len(other.revealed):]

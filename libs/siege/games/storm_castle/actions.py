@@ -113,15 +113,90 @@ class HoldPosition(Action, frozen=True, tag="sc.hold_position", kw_only=True):
 
 
 class OrderDefender(Action, frozen=True, tag="sc.order_defender", kw_only=True):
-    """Activate a defender: move it to ``to`` (or stay) and attack ``target`` (-1: none)."""
+    """Activate a defender: move to ``to``, then knock down ``knock`` or attack ``target``."""
 
     unit: int
     to: int
     target: int = -1
+    spell: int = -1
+    knock: int = -1
+
+
+class DrawSpells(Action, frozen=True, tag="sc.draw_spells", kw_only=True):
+    """Choose this defender caster to activate next: it first draws its spells."""
+
+    unit: int
+
+
+class CastSpell(Action, frozen=True, tag="sc.cast_spell", kw_only=True):
+    """Cast a spell from hand through ``unit`` at ``target`` (an enemy, or a friend to ward)."""
+
+    card: int
+    unit: int
+    target: int
+
+
+class CounterWithSpell(Action, frozen=True, tag="sc.counter_with_spell", kw_only=True):
+    """Strike back with this attack spell (``card`` -1: with the unit's own attack)."""
+
+    card: int
+
+
+class BuyEquipment(Action, frozen=True, tag="sc.buy_equipment", kw_only=True):
+    """Buy an equipment card from hand and put its token on one of your units."""
+
+    card: int
+    unit: int
+
+
+class BuyLadder(Action, frozen=True, tag="sc.buy_ladder", kw_only=True):
+    """Buy a ladder for a unit of yours on a battlefield start space."""
+
+    unit: int
+
+
+class DropEquipment(Action, frozen=True, tag="sc.drop_equipment", kw_only=True):
+    """Destroy a piece of equipment (``card``; 100 for a ladder) a unit of yours carries."""
+
+    unit: int
+    card: int
+
+
+class PlaceLadder(Action, frozen=True, tag="sc.place_ladder", kw_only=True):
+    """Set the ladder a unit carries against the front of a wall (a free action)."""
+
+    unit: int
+    wall: int
+
+
+class PickUpLadder(Action, frozen=True, tag="sc.pick_up_ladder", kw_only=True):
+    """Pick up the ladder standing against a wall with a unit in front of it (a free action)."""
+
+    unit: int
+    wall: int
+
+
+class PushUnit(Action, frozen=True, tag="sc.push_unit", kw_only=True):
+    """Push a unit one space beyond its moves; it takes an Attack 1 first."""
+
+    unit: int
+    to: int
+
+
+class PlayCard(Action, frozen=True, tag="sc.play_card", kw_only=True):
+    """Play a remain-in-play power card from hand; it stays in front of you."""
+
+    card: int
+
+
+class PlaceHero(Action, frozen=True, tag="sc.place_hero", kw_only=True):
+    """Put the summoned hero on this space (after the placement priorities)."""
+
+    space: int
 
 
 class DiscardPowerCard(Action, frozen=True, tag="sc.discard_power_card", kw_only=True):
-    """Discard a power card at wrap-up, down to the hand limit."""
+    """Discard a power card (held, exhausted or in play) at wrap-up, down to the hand limit."""
 
     card: int
 
@@ -136,7 +211,8 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     ChooseArmy, ChooseBattlefield, PlaceDefender, BidGold, BreakTie, KeepBossCard, TakeBossLoot,
     ChooseToken, BuyUnit, BuyChampion, BuyUpgrade, BuyPowerCard, GiveGold, EndBuying, MoveUnit,
     AttackTarget, EndPlayerTurn, BattleMarch, HoldPosition, OrderDefender, DiscardPowerCard,
-    DiscardBossCard,
+    DiscardBossCard, DrawSpells, CastSpell, CounterWithSpell, BuyEquipment, BuyLadder,
+    DropEquipment, PlaceLadder, PickUpLadder, PushUnit, PlayCard, PlaceHero,
 )
 
 BUY_UPGRADE = BuyUpgrade()

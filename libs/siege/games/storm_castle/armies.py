@@ -16,6 +16,7 @@ ARMY_NAMES = ("Arcanists", "Dark Elves", "The Green Tide", "Undead Horde")
 ARCANISTS, DARK_ELVES, GREEN_TIDE, UNDEAD = range(4)
 DEFENDERS = 4  # the "army" of the Fantasy Defender unit kinds
 PEASANTS = 5
+HEROES = 6
 UNITS_PER_ARMY = 13
 START_GOLD = 5
 START_MAGIC = 3  # Arcanists and Undead Horde only
@@ -73,6 +74,8 @@ _ROSTER: list[tuple[int, str, int, int, int, int, bool, bool, int, int, bool]] =
     (DEFENDERS, "Battle Mage", 0, 2, 2, 2, False, True, 0, 2, False),
     (DEFENDERS, "Wizard Lord", 0, 3, 3, 3, False, True, 1, 1, False),
     (PEASANTS, "Peasant", 0, 1, 1, 0, False, False, 0, 4, False),
+    (HEROES, "Sir Aldric the Bold", 0, 4, 4, 0, True, False, 1, 1, False),
+    (HEROES, "Lady Elowen", 0, 3, 3, 3, False, False, 1, 1, False),
 ]
 
 UNIT_KINDS: tuple[UnitKind, ...] = tuple(
@@ -89,6 +92,7 @@ BUYABLE_KINDS: tuple[tuple[int, ...], ...] = tuple(
 CHAMPION: tuple[int, ...] = tuple(
     next(k for k in kinds if UNIT_KINDS[k].champion) for kinds in ARMY_KINDS)
 PEASANT = KIND_BY_NAME["Peasant"]
+HERO_KINDS: tuple[int, ...] = tuple(k.id for k in UNIT_KINDS if k.army == HEROES)
 PIKER = KIND_BY_NAME["Dwarven Piker"]
 MUSKETMAN = KIND_BY_NAME["Musketman"]
 

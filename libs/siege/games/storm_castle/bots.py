@@ -10,6 +10,10 @@ client; ``RandomBot`` comes from ``siege.bots.protocol``.
   the keep whenever it can and battle marches when that brings it closer;
 - as the defenders' controller, sends defenders against the other players' units (its own
   only when the rules force it) and places reinforcements in their way;
+- buys ladders for melee units and equipment from its hand, sets ladders against the walls in
+  front of it and climbs them, pushes units toward the keep, casts attack spells at defenders
+  (and wards), strikes back with its strongest spell, plays remain-in-play cards;
+- places the hero near the other players' units;
 - bids a gold for the Boss vote when it is rich, keeps the lowest turn-order token, breaks
   ties for itself, takes gold as loot and discards placeholder cards first.
 """
@@ -22,18 +26,20 @@ from typing import Any, TypeVar
 from siege.bots.protocol import RandomBot, Rng
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.armies import (
+    ARCANISTS,
     DARK_ELVES,
     GREEN_TIDE,
     UNDEAD,
     UNIT_KINDS,
 )
 from siege.games.storm_castle.board import KEEP, NOBODY, SPACES, STRUCTURES, distance
+from siege.games.storm_castle.cards import spell_of
 from siege.games.storm_castle.decks import CHAMPION_CARD, UPGRADE_CARD
 from siege.games.storm_castle.state import LAST_TURN
 from siege.games.storm_castle.views import StormUnitView, StormView
 
 T = TypeVar("T")
-ARMY_PREFERENCE = (GREEN_TIDE, DARK_ELVES, UNDEAD, 0)
+ARMY_PREFERENCE = (GREEN_TIDE, DARK_ELVES, UNDEAD, ARCANISTS)
 
 
 class GreedyBot:
@@ -89,7 +95,14 @@ def _buy(view: StormView, x: Any) -> float:
         occupied = any(u.space == x.space for u in view.units)
         away = 0.0 if x.space in home else 1.5
         return (-1.0 if occupied else 2.0 + _value(x.kind) - away) - 0.1 * x.space / 100
-    return -1.0  # power cards and gifts do nothing for the bot in Part I
+    if isinstance(x, a.BuyLadder):
+        unit = _units(view).get(x.unit)
+        melee = unit is not None and not UNIT_KINDS[unit.kind].range
+        return 3.5 + (1.0 if melee else -2.0) - view.ladders_in_use[me]
+    if isinstance(x, a.BuyEquipment):
+        unit = _units(view).get(x.unit)
+        return 2.5 + (0.1 * _value(unit.kind) if unit is not None else 0.0)
+    return -1.0  # power cards, gifts and dropping equipment do nothing for the bot
 
 
 def _home_starts(view: StormView) -> list[int]:
@@ -123,6 +136,16 @@ def _act(view: StormView, x: Any) -> float:
         if gain <= 0:
             return -1.0
         return 2.0 * gain + (0.5 if UNIT_KINDS[unit.kind].range else 0.0)
+    if isinstance(x, a.CastSpell):
+        return _cast(view, x)
+    if isinstance(x, a.PlaceLadder):
+        return 6.0
+    if isinstance(x, a.PushUnit):
+        unit = units[x.unit]
+        gain = _keep_distance(unit.space) - _keep_distance(x.to)
+        return 1.5 * gain - 0.5 if unit.damage + 1 < unit.health else -1.0
+    if isinstance(x, a.PlayCard):
+        return 2.0
     if isinstance(x, a.AttackTarget):
         if x.structure != NOBODY:
             return _structure_score(view, x.structure)
@@ -137,6 +160,35 @@ def _act(view: StormView, x: Any) -> float:
             return 3.0 + 1.5 / left + guard + ready
         return 0.3 if _keep_distance(target.space) <= 4 else -0.5
     return -1.0
+
+
+def _cast(view: StormView, x: a.CastSpell) -> float:
+    """Attack spells at defenders (the keep's guard above all); wards on a unit in front."""
+    units = _units(view)
+    spell = spell_of(view.armies[view.seat], x.card)
+    target = units[x.target]
+    if spell is None:
+        return -1.0
+    if spell.ward:
+        return 0.5 if _keep_distance(target.space) <= 4 and target.ward == 0 else -1.0
+    if target.owner >= 0:
+        return -1.0
+    guard = 40.0 if target.space == KEEP else 0.0
+    return 3.5 + spell.attack / max(1, target.health - target.damage) + guard
+
+
+def _counter(view: StormView, x: Any) -> float:
+    spell = spell_of(view.armies[view.seat], x.card) if x.card >= 0 else None
+    return float(spell.attack) if spell is not None else 1.0
+
+
+def _hero(view: StormView, x: Any) -> float:
+    """As the defenders' controller: the hero goes where the other players are."""
+    rivals = [u.space for u in view.units if u.owner >= 0 and u.owner != view.seat
+              and SPACES[u.space].kind != "location"]
+    mine = any(u.space == x.space and u.owner == view.seat for u in view.units)
+    return (-10.0 if mine else 0.0) - (min(distance(x.space, s) for s in rivals)
+                                       if rivals else 0.0)
 
 
 def _cheap(view: StormView) -> set[int]:
@@ -159,12 +211,18 @@ def _order(view: StormView, x: Any) -> float:
     me = view.seat
     units = _units(view)
     rivals = [u for u in view.units if u.owner >= 0 and u.owner != me]
+    if isinstance(x, a.DrawSpells):
+        return 9.0  # a caster that may act draws its spells
+    if x.knock != NOBODY:
+        ladder = next((lad for lad in view.ladders if lad.wall == x.knock), None)
+        return 8.0 if ladder is not None and ladder.owner != me else -5.0
     if x.target != NOBODY:
         target = units[x.target]
         if target.owner == me:
             return -10.0 + target.health - target.damage
         lead = 10.0 - _keep_distance(target.space)
-        return 10.0 + lead + 1.0 / max(1, target.health - target.damage)
+        spell = 1.0 if x.spell != NOBODY else 0.0
+        return 10.0 + lead + 1.0 / max(1, target.health - target.damage) + spell
     if not rivals:
         return 0.0
     near = min(distance(x.to, u.space) for u in rivals if SPACES[u.space].kind != "location")\
@@ -214,4 +272,6 @@ _SCORERS: dict[str, Any] = {
     "boss_discard": lambda v, x: float(x.card),
     "boss_card": lambda v, x: -float(x.card),
     "ousted_card": lambda v, x: -float(x.card),
+    "counter": _counter,
+    "hero": _hero,
 }

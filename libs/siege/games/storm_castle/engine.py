@@ -16,16 +16,21 @@ from siege.engine.protocol import (
     ChanceMismatchError,
     IllegalActionError,
     Pending,
+    check_chance,
     ranks_from_keys,
 )
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle import events as e
 from siege.games.storm_castle.armies import CHAMPION, UPGRADES
+from siege.games.storm_castle.cards import EQUIPMENT, LADDER, PUSH_MOVES, spell_of
 from siege.games.storm_castle.rules import (
     battle,
     defenders,
     economy,
+    equipment,
     flow,
+    heroes,
+    magic,
     movement,
     setup,
     turns,
@@ -123,10 +128,15 @@ def legal(state: State, seat: int) -> list[Any]:
         return movement.legal(state, seat)
     if asking == "march":
         return [a.MARCH, a.HOLD]
+    if asking == "counter":
+        assert state.battle is not None
+        return list(magic.counter_options(state, state.battle))
+    if asking == "hero":
+        return [a.PlaceHero(space=s) for s in heroes.hero_spaces(state)]
     if asking == "order":
         return list(defenders.orders(state))
     if asking == "discard":
-        return [a.DiscardPowerCard(card=c) for c in sorted(set(state.hands[seat]))]
+        return [a.DiscardPowerCard(card=c) for c in sorted(set(economy.held(state, seat)))]
     if asking == "boss_discard":
         return [a.DiscardBossCard(card=c) for c in sorted(set(state.boss_hands[seat]))]
     return []
@@ -152,6 +162,15 @@ def _marched(state: State, seat: int, x: a.BattleMarch) -> e.BattleMarched:
     offer = state.offer
     assert offer is not None
     return e.BattleMarched(seat=seat, unit=offer.unit, to=offer.to)
+
+
+def _spell_cost(state: State, seat: int, card: int) -> int:
+    spell = spell_of(state.armies[seat], card)
+    return spell.cost if spell is not None else 0
+
+
+def _pushed(state: State, seat: int, x: a.PushUnit) -> e.UnitPushed:
+    return e.UnitPushed(seat=seat, unit=x.unit, to=x.to, cost=PUSH_MOVES)
 
 
 def _held(state: State, seat: int, x: a.HoldPosition) -> e.PositionHeld:
@@ -183,7 +202,24 @@ _EVENT_FOR: dict[type, Callable[[State, int, Any], GameEvent]] = {
     a.BattleMarch: _marched,
     a.HoldPosition: _held,
     a.OrderDefender: lambda st, s, x: e.DefenderOrdered(seat=s, unit=x.unit, to=x.to,
-                                                        target=x.target),
+                                                        target=x.target, spell=x.spell,
+                                                        knock=x.knock),
+    a.DrawSpells: lambda st, s, x: e.SpellsDrawn(
+        seat=s, unit=x.unit, count=magic.spell_draws(st.units[x.unit])),
+    a.CastSpell: lambda st, s, x: e.SpellCast(seat=s, card=x.card, unit=x.unit, target=x.target,
+                                              cost=_spell_cost(st, s, x.card)),
+    a.CounterWithSpell: lambda st, s, x: e.CounterChosen(
+        seat=s, card=x.card, cost=_spell_cost(st, s, x.card) if x.card >= 0 else 0),
+    a.BuyEquipment: lambda st, s, x: e.EquipmentBought(seat=s, card=x.card, unit=x.unit,
+                                                       cost=EQUIPMENT[x.card].cost),
+    a.BuyLadder: lambda st, s, x: e.LadderBought(seat=s, unit=x.unit, cost=EQUIPMENT[LADDER].cost),
+    a.DropEquipment: lambda st, s, x: e.EquipmentDropped(seat=s, unit=x.unit, card=x.card),
+    a.PlaceLadder: lambda st, s, x: e.LadderPlaced(seat=s, unit=x.unit, wall=x.wall),
+    a.PickUpLadder: lambda st, s, x: e.LadderPickedUp(seat=s, unit=x.unit, wall=x.wall),
+    a.PushUnit: _pushed,
+    a.PlayCard: lambda st, s, x: e.CardPlayed(seat=s, card=x.card),
+    a.PlaceHero: lambda st, s, x: e.HeroPlaced(seat=s, kind=st.hero_pool[0], space=x.space,
+                                               uid=st.next_uid),
     a.DiscardPowerCard: lambda st, s, x: e.PowerCardDiscarded(seat=s, card=x.card),
     a.DiscardBossCard: lambda st, s, x: e.BossCardDiscarded(seat=s, card=x.card),
 }
@@ -193,9 +229,7 @@ _EVENT_FOR: dict[type, Callable[[State, int, Any], GameEvent]] = {
 
 
 def _on_dice(state: State, event: DiceRolled) -> None:
-    need = state.chance
-    if need is None or need.kind != "dice" or need.count != len(event.values):
-        raise ChanceMismatchError(f"got {len(event.values)} dice while waiting for {need!r}")
+    check_chance(state.chance, event)
     battle.on_dice(state, event.values)
 
 
@@ -203,17 +237,18 @@ _RESHUFFLES: dict[str, Callable[[State, list[int]], None]] = {
     "reboss": economy.on_boss_reshuffled,
     "reevents": turns.on_events_reshuffled,
     "return_event": turns.on_event_returned,
+    "remagic": magic.on_magic_reshuffled,
+    "heroes": heroes.on_shuffled,
 }
 
 
 def _on_shuffled(state: State, event: DeckShuffled) -> None:
-    need = state.chance
+    need = check_chance(state.chance, event)
     order = event.order
-    if need is None or need.kind != "shuffle" or need.count != len(order):
-        raise ChanceMismatchError(f"got a shuffle of {len(order)} while waiting for {need!r}")
-    if sorted(order) != list(range(len(order))):
-        raise ChanceMismatchError(f"a shuffle answer that is not a permutation: {order!r}")
     purpose = need.purpose
+    if not (purpose in _RESHUFFLES or purpose.startswith("repower_")
+            or purpose in ("turn_tokens", "turn_tokens_rest") or setup.is_setup_shuffle(purpose)):
+        raise ChanceMismatchError(f"no shuffle was asked for {purpose!r}")
     state.chance = None
     if purpose in _RESHUFFLES:
         _RESHUFFLES[purpose](state, list(order))
@@ -224,8 +259,8 @@ def _on_shuffled(state: State, event: DeckShuffled) -> None:
     elif purpose == "turn_tokens_rest":
         box = sorted(state.token_box)
         state.token_box = [box[i] for i in order]
-    elif not setup.on_shuffled(state, purpose, list(order)):
-        raise ChanceMismatchError(f"no shuffle was asked for {purpose!r}")
+    else:
+        setup.on_shuffled(state, purpose, list(order))
 
 
 def _closing(handler: Callable[[State, Any], None]) -> Callable[[State, Any], None]:
@@ -264,9 +299,9 @@ def _on_tie(state: State, event: e.TieBroken) -> None:
     state.tied = []
 
 
-def _on_discard(state: State, event: e.PowerCardDiscarded) -> None:
+def _on_card_played(state: State, event: e.CardPlayed) -> None:
     state.hands[event.seat].remove(event.card)
-    state.discards[event.seat].append(event.card)
+    state.in_play[event.seat].append(event.card)
 
 
 def _on_boss_discard(state: State, event: e.BossCardDiscarded) -> None:
@@ -307,8 +342,28 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
     e.BattleMarched: _closing(lambda st, x: movement.on_battle_marched(st, x.unit, x.to)),
     e.PositionHeld: _closing(_on_held),
     e.DefenderOrdered: _closing(lambda st, x: defenders.apply_order(
-        st, a.OrderDefender(unit=x.unit, to=x.to, target=x.target))),
-    e.PowerCardDiscarded: _closing(_on_discard),
+        st, a.OrderDefender(unit=x.unit, to=x.to, target=x.target, spell=x.spell,
+                            knock=x.knock))),
+    e.SpellsDrawn: _closing(lambda st, x: defenders.on_spells_drawn(st, x.unit)),
+    e.SpellCast: _closing(lambda st, x: movement.on_cast(st, x.seat, x.card, x.unit, x.target,
+                                                         x.cost)),
+    e.CounterChosen: _closing(lambda st, x: battle.on_counter_chosen(st, x.seat, x.card,
+                                                                     x.cost)),
+    e.EquipmentBought: _closing(lambda st, x: equipment.on_equipment_bought(
+        st, x.seat, x.card, x.unit, x.cost)),
+    e.LadderBought: _closing(lambda st, x: equipment.on_equipment_bought(
+        st, x.seat, LADDER, x.unit, x.cost)),
+    e.EquipmentDropped: _closing(lambda st, x: equipment.on_dropped(st, x.seat, x.unit,
+                                                                    x.card)),
+    e.LadderPlaced: _closing(lambda st, x: equipment.on_ladder_placed(st, x.seat, x.unit,
+                                                                      x.wall)),
+    e.LadderPickedUp: _closing(lambda st, x: equipment.on_ladder_picked_up(st, x.seat, x.unit,
+                                                                           x.wall)),
+    e.UnitPushed: _closing(lambda st, x: movement.on_pushed(st, x.unit, x.to, x.cost)),
+    e.CardPlayed: _closing(_on_card_played),
+    e.HeroPlaced: _closing(lambda st, x: heroes.on_placed(st, x.space, x.uid)),
+    e.PowerCardDiscarded: _closing(lambda st, x: economy.on_power_card_discarded(st, x.seat,
+                                                                                 x.card)),
     e.BossCardDiscarded: _closing(_on_boss_discard),
 }
 

@@ -146,12 +146,106 @@ class PositionHeld(GameEvent, frozen=True, tag="sc.position_held", kw_only=True)
 
 
 class DefenderOrdered(GameEvent, frozen=True, tag="sc.defender_ordered", kw_only=True):
-    """The controller activated a defender: it moved to ``to`` and attacked ``target``."""
+    """The controller activated a defender: it moved, then knocked a ladder down or attacked."""
 
     seat: int
     unit: int
     to: int
     target: int = -1
+    spell: int = -1
+    knock: int = -1
+
+
+class SpellsDrawn(GameEvent, frozen=True, tag="sc.spells_drawn", kw_only=True):
+    """The controller chose a defender caster to activate; it drew ``count`` spells."""
+
+    seat: int
+    unit: int
+    count: int
+
+
+class SpellCast(GameEvent, frozen=True, tag="sc.spell_cast", kw_only=True):
+    """A player paid ``cost`` magic and cast a spell through a unit at a target."""
+
+    seat: int
+    card: int
+    unit: int
+    target: int
+    cost: int
+
+
+class CounterChosen(GameEvent, frozen=True, tag="sc.counter_chosen", kw_only=True):
+    """A target's owner chose how it strikes back: an attack spell (paid) or its own attack."""
+
+    seat: int
+    card: int
+    cost: int
+
+
+class EquipmentBought(GameEvent, frozen=True, tag="sc.equipment_bought", kw_only=True):
+    """A player paid for an equipment card from hand and put its token on a unit."""
+
+    seat: int
+    card: int
+    unit: int
+    cost: int
+
+
+class LadderBought(GameEvent, frozen=True, tag="sc.ladder_bought", kw_only=True):
+    """A player paid for a ladder and gave it to a unit on a start space."""
+
+    seat: int
+    unit: int
+    cost: int
+
+
+class EquipmentDropped(GameEvent, frozen=True, tag="sc.equipment_dropped", kw_only=True):
+    """A player destroyed a piece of equipment a unit carried."""
+
+    seat: int
+    unit: int
+    card: int
+
+
+class LadderPlaced(GameEvent, frozen=True, tag="sc.ladder_placed", kw_only=True):
+    """A unit set its ladder against the front of a wall."""
+
+    seat: int
+    unit: int
+    wall: int
+
+
+class LadderPickedUp(GameEvent, frozen=True, tag="sc.ladder_picked_up", kw_only=True):
+    """A unit picked up the ladder standing against a wall."""
+
+    seat: int
+    unit: int
+    wall: int
+
+
+class UnitPushed(GameEvent, frozen=True, tag="sc.unit_pushed", kw_only=True):
+    """A unit was pushed one space beyond its moves (an Attack 1 on it follows)."""
+
+    seat: int
+    unit: int
+    to: int
+    cost: int
+
+
+class CardPlayed(GameEvent, frozen=True, tag="sc.card_played", kw_only=True):
+    """A player played a remain-in-play power card."""
+
+    seat: int
+    card: int
+
+
+class HeroPlaced(GameEvent, frozen=True, tag="sc.hero_placed", kw_only=True):
+    """The controller put the summoned hero on a space (destroying a unit there, if any)."""
+
+    seat: int
+    kind: int
+    space: int
+    uid: int
 
 
 class PowerCardDiscarded(GameEvent, frozen=True, tag="sc.power_card_discarded", kw_only=True):
@@ -172,5 +266,7 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     ArmyChosen, BattlefieldChosen, DefenderPlaced, GoldBid, TieBroken, BossCardKept,
     BossLootTaken, TokenChosen, UnitBought, UpgradeBought, PowerCardBought, GoldGiven,
     BuyingEnded, UnitMoved, TargetAttacked, PlayerTurnEnded, BattleMarched, PositionHeld,
-    DefenderOrdered, PowerCardDiscarded, BossCardDiscarded,
+    DefenderOrdered, PowerCardDiscarded, BossCardDiscarded, SpellsDrawn, SpellCast,
+    CounterChosen, EquipmentBought, LadderBought, EquipmentDropped, LadderPlaced, LadderPickedUp,
+    UnitPushed, CardPlayed, HeroPlaced,
 )

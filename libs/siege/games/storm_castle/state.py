@@ -23,7 +23,8 @@ CAP = 10  # most gold and most magic a player may hold
 Phase = Literal["setup", "collect", "vote", "boss", "order", "buy", "reinforce", "events",
                 "turns", "wrapup", "over"]
 Asking = Literal["", "army", "battlefield", "place", "bid", "tie", "boss_card", "ousted_card",
-                 "loot", "token", "buy", "act", "march", "order", "discard", "boss_discard"]
+                 "loot", "token", "buy", "act", "march", "order", "discard", "boss_discard",
+                 "counter", "hero"]
 Step = Literal["", "begin", "act", "end"]
 
 
@@ -39,6 +40,9 @@ class Unit(msgspec.Struct, kw_only=True):
     done: bool = False  # may not move again this turn (another unit moved, or it attacked)
     countered: bool = False  # has counterattacked in the current window
     token: int = NOBODY  # a defender's token id
+    gear: list[int] = msgspec.field(default_factory=list)  # equipment cards (LADDER: a ladder)
+    ward: int = 0  # armor dice from a ward spell, until the end of the game turn
+    pushed: bool = False  # pushed this turn (one more space)
 
     @property
     def is_defender(self) -> bool:
@@ -66,7 +70,7 @@ class Battle(msgspec.Struct, kw_only=True):
     structure: int = NOBODY
     rounds: bool = False  # battle rounds: two units in one space, to the death
     round: int = 0
-    context: Literal["attack", "deploy", "arrive", "collapse", "order"] = "attack"
+    context: Literal["attack", "deploy", "arrive", "collapse", "order", "push", "ladder"] = "attack"
     credit: int = NOBODY  # the seat credited with kills (for a collapse, the wall's destroyer)
     stages: list[list[int]] = msgspec.field(default_factory=list)
     stage: int = 0
@@ -75,6 +79,10 @@ class Battle(msgspec.Struct, kw_only=True):
     pending: dict[int, int] = msgspec.field(default_factory=dict)  # unit id -> damage
     structure_pending: int = 0
     target_space: int = NOBODY  # where the target stood (a battle march goes there)
+    spell: int = NOBODY  # the attack spell the attacker cast (a power card, or a magic card)
+    counter_spell: int = NOBODY  # the attack spell the target strikes back with
+    outside: int = 0  # an Attack X outside battle (collapse, push, ladder): X
+    asking: bool = False  # the target's owner chooses how to strike back
 
 
 class March(msgspec.Struct, kw_only=True):
@@ -84,6 +92,27 @@ class March(msgspec.Struct, kw_only=True):
     left: int  # activations still to make
     activated: list[int] = msgspec.field(default_factory=list)
     active: int = NOBODY  # the defender acting now (a battle or a battle march may follow)
+    caster: int = NOBODY  # the defender caster whose spells were drawn, awaiting its order
+    hero: bool = False  # the hero's own Onward March 1 (only the hero activates)
+
+
+class Ladder(msgspec.Struct, kw_only=True):
+    """A ladder placed in front of a wall: whose it is and the unit that placed it."""
+
+    owner: int
+    placer: int
+
+
+class Summon(msgspec.Struct, kw_only=True):
+    """The hero being summoned: what paused the game, and what resumes after the hero's own
+    Onward March (``unit`` moving to ``to`` for ``cost``, or attacking ``target``)."""
+
+    reason: Literal["wall", "keep", "attack"]
+    unit: int = NOBODY
+    to: int = NOBODY
+    cost: int = 0
+    target: int = NOBODY
+    step: Literal["draw", "place", "march", "resume"] = "draw"
 
 
 class MarchOffer(msgspec.Struct, kw_only=True):
@@ -162,7 +191,20 @@ class State(msgspec.Struct, kw_only=True):
     revealed: list[int] = msgspec.field(default_factory=list)  # this turn's cards turned up
     returning: int = NOBODY  # the Onward March going back into the deck at wrap-up
     boss_shuffled: bool = False
-    magic_deck: list[int] = msgspec.field(default_factory=list)
+    magic_deck: list[int] = msgspec.field(default_factory=list)  # secret order
+    magic_discard: list[int] = msgspec.field(default_factory=list)
+    drawn_spells: list[int] = msgspec.field(default_factory=list)  # a defender caster's, face up
+    spells_owed: int = 0
+    exhausted: list[list[int]] = msgspec.field(default_factory=list)  # cast spells, face up
+    in_play: list[list[int]] = msgspec.field(default_factory=list)  # remain-in-play cards
+    ladders: dict[int, Ladder] = msgspec.field(default_factory=dict)  # wall id -> ladder
+    hero_pool: list[int] = msgspec.field(default_factory=list)  # hero kinds, secret order
+    hero: int = NOBODY  # the hero's unit id while in play
+    hero_summoned: bool = False
+    hero_march_turn: int = 0  # the last game turn the hero made its own Onward March 1
+    extra_at: int = NOBODY  # where in the event plan the hero's extra card waits to be drawn
+    summon: Summon | None = None
+    heroes_slain: list[int] = msgspec.field(default_factory=list)
 
     units: dict[int, Unit] = msgspec.field(default_factory=dict)
     next_uid: int = 0
@@ -195,6 +237,9 @@ def new_state(players: int, intro: bool) -> State:
         shuffled=[False] * players,
         owed_draws=_seats(players, 0),
         upgrade_cards=[False] * players,
+        exhausted=[[] for _ in range(players)],
+        in_play=[[] for _ in range(players)],
+        heroes_slain=_seats(players, 0),
         boss_hands=[[] for _ in range(players)],
         bids=_seats(players, NOBODY),
         tokens=_seats(players, 0),

@@ -3,7 +3,9 @@
 Secret: every other seat's power and Boss cards (only counts show), every deck's order and the
 defender pool's order (only sizes), the turn's event cards until each is turned up, the gold
 bids of the Boss vote until every seat has bid (only who has bid shows), and the cards and
-tokens the Boss draws to choose from (the Boss's alone). Everything on the board is open.
+tokens the Boss draws to choose from (the Boss's alone), the order of the defenders' magic deck
+and of the heroes not yet summoned. Everything on the board is open, and so are cast
+(exhausted) spells, remain-in-play cards, equipment and the spells a defender caster drew.
 Views are built from copies, so a view never changes when the state moves on. The board graph
 itself is static data: :data:`siege.games.storm_castle.board.BOARD`.
 """
@@ -14,8 +16,9 @@ import msgspec
 
 from siege.games.storm_castle.armies import DEFENDER_TOKENS, UNIT_KINDS
 from siege.games.storm_castle.board import NOBODY, STRUCTURES
+from siege.games.storm_castle.rules import equipment, terrain
 from siege.games.storm_castle.rules.battle import structure_health
-from siege.games.storm_castle.rules.economy import base_votes
+from siege.games.storm_castle.rules.economy import base_votes, held
 from siege.games.storm_castle.rules.scoring import Vilest, vilest
 from siege.games.storm_castle.state import State, Unit
 
@@ -28,13 +31,17 @@ class StormUnitView(msgspec.Struct, frozen=True, kw_only=True):
     space: int
     damage: int
     health: int
-    attack: int
+    attack: int  # attack dice now: its own and its equipment's
     range: int
     flipped: bool
     moved: int
     attacked: bool
     done: bool
     countered: bool
+    gear: list[int]  # equipment cards carried (100: a ladder)
+    ward: int
+    armor: int  # armor dice now (its own, equipment, ward)
+    on_ladder: int  # the wall whose ladder it is on, -1 for none
 
 
 class StormStructureView(msgspec.Struct, frozen=True, kw_only=True):
@@ -57,9 +64,16 @@ class StormBattleView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StormMarchView(msgspec.Struct, frozen=True, kw_only=True):
-    card: int
+    card: int  # -1: the hero's own Onward March 1
     left: int
     activated: list[int]
+    caster: int  # the defender caster whose spells are drawn
+
+
+class StormLadderView(msgspec.Struct, frozen=True, kw_only=True):
+    wall: int
+    owner: int
+    placer: int
 
 
 class StormOfferView(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,15 +138,29 @@ class StormView(msgspec.Struct, frozen=True, kw_only=True):
     battle: StormBattleView | None
     march: StormMarchView | None
     offer: StormOfferView | None
+    exhausted: list[list[int]]  # cast spells waiting for Collect (face up)
+    in_play: list[list[int]]  # remain-in-play cards (face up)
+    held_sizes: list[int]  # cards counting for each hand limit
+    ladders: list[StormLadderView]
+    ladders_in_use: list[int]
+    drawn_spells: list[int]  # a defender caster's spells (face up)
+    magic_discard: list[int]
+    counter_spell: int  # the spell a target strikes back with in the battle under way
+    battle_spell: int
+    hero: int  # the hero's unit id, -1 when not in play
+    hero_summoned: bool
+    summoning: str  # what paused the game for the hero, "" when nothing
+    heroes_slain: list[int]
 
 
-def _unit(unit: Unit) -> StormUnitView:
+def _unit(state: State, unit: Unit) -> StormUnitView:
     kind = UNIT_KINDS[unit.kind]
     return StormUnitView(
         uid=unit.uid, kind=kind.id, name=kind.name, owner=unit.owner, space=unit.space,
-        damage=unit.damage, health=kind.health, attack=kind.attack, range=kind.range,
-        flipped=unit.flipped, moved=unit.moved, attacked=unit.attacked, done=unit.done,
-        countered=unit.countered)
+        damage=unit.damage, health=kind.health, attack=terrain.attack_dice(unit),
+        range=kind.range, flipped=unit.flipped, moved=unit.moved, attacked=unit.attacked,
+        done=unit.done, countered=unit.countered, gear=list(unit.gear), ward=unit.ward,
+        armor=terrain.armor(unit), on_ladder=terrain.on_ladder(state, unit))
 
 
 def view_for(state: State, seat: int) -> StormView:
@@ -162,7 +190,7 @@ def view_for(state: State, seat: int) -> StormView:
         bids_in=[b != NOBODY for b in state.bids], last_bids=list(state.last_bids),
         last_votes=list(state.last_votes),
         base_votes=[base_votes(state, s) if ready else 0 for s in range(n)],
-        units=[_unit(u) for _, u in sorted(state.units.items())],
+        units=[_unit(state, u) for _, u in sorted(state.units.items())],
         structures=[StormStructureView(id=s.id, kind=s.kind, standing=state.standing[s.id],
                                        damage=state.structure_damage[s.id],
                                        health=structure_health(state, s.id))
@@ -184,7 +212,20 @@ def view_for(state: State, seat: int) -> StormView:
             step=fight.strike.step if fight.strike is not None else "",
             hits=fight.strike.hits if fight.strike is not None else 0),
         march=None if march is None else StormMarchView(
-            card=march.card, left=march.left, activated=list(march.activated)),
+            card=march.card, left=march.left, activated=list(march.activated),
+            caster=march.caster),
         offer=None if offer is None else StormOfferView(unit=offer.unit, to=offer.to,
                                                         seat=offer.seat),
+        exhausted=[sorted(x) for x in state.exhausted],
+        in_play=[sorted(x) for x in state.in_play],
+        held_sizes=[len(held(state, s)) for s in range(n)],
+        ladders=[StormLadderView(wall=w, owner=x.owner, placer=x.placer)
+                 for w, x in sorted(state.ladders.items())],
+        ladders_in_use=[equipment.ladders_in_use(state, s) for s in range(n)],
+        drawn_spells=sorted(state.drawn_spells), magic_discard=sorted(state.magic_discard),
+        counter_spell=fight.counter_spell if fight is not None else -1,
+        battle_spell=fight.spell if fight is not None else -1,
+        hero=state.hero, hero_summoned=state.hero_summoned,
+        summoning=state.summon.reason if state.summon is not None else "",
+        heroes_slain=list(state.heroes_slain),
     )

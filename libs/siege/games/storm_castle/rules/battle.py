@@ -1,5 +1,6 @@
-"""Battles: melee and ranged attacks, counterattacks, first strike, battle rounds, structures,
-collapsing walls and the battle march offer.
+"""Battles: melee and ranged attacks, attack spells (cast, or struck back with), counterattacks,
+first strike, battle rounds, structures, an Attack X outside battle (collapsing walls, pushes,
+ladders knocked down), the ninth wall's call for the hero and the battle march offer.
 
 Dice come from the dice service as d6 values and are read here (our own faces, see the README):
 the red Burst die shows a critical on 1 and a hit on 2 (blank on 3-6); a white Battle die shows
@@ -11,20 +12,23 @@ from __future__ import annotations
 
 from siege.engine.protocol import ChanceMismatchError
 from siege.games.storm_castle.armies import PEASANTS, UNIT_KINDS
-from siege.games.storm_castle.board import KEEP, NOBODY, STRUCTURES, is_castle
-from siege.games.storm_castle.rules import terrain
-from siege.games.storm_castle.rules.nodes import roll
+from siege.games.storm_castle.board import KEEP, KEEP_WALLS, NOBODY, STRUCTURES, WALLS, is_castle
+from siege.games.storm_castle.cards import DEFENDER_SPELLS, LADDER, Spell, spell_of
+from siege.games.storm_castle.rules import magic, terrain
+from siege.games.storm_castle.rules.nodes import open_decision, roll
 from siege.games.storm_castle.state import (
     UNIT_MOVES,
     Battle,
     MarchOffer,
     State,
     Strike,
+    Summon,
     Unit,
 )
 
 CRITICAL_DICE = 3
 COLLAPSE_ATTACK = 1
+HERO_WALLS = 9  # the ninth wall destroyed summons the hero
 BURST_CRITICAL = 1
 BURST_HIT = 2
 BATTLE_HITS = (1, 2)
@@ -52,11 +56,26 @@ def unit_health(unit: Unit) -> int:
 # --- starting battles -----------------------------------------------------------------------
 
 
-def _stages(attacker: Unit, target: Unit, counter: bool, first_round: bool) -> list[list[int]]:
+def battle_spell(state: State, battle: Battle, uid: int) -> Spell | None:
+    """The attack spell ``uid`` strikes with in this battle, if any."""
+    card = battle.spell if uid == battle.attacker else battle.counter_spell
+    if card == NOBODY or uid not in state.units:
+        return None
+    owner = state.units[uid].owner
+    return DEFENDER_SPELLS[card] if owner < 0 else spell_of(state.armies[owner], card)
+
+
+def _ranged(state: State, battle: Battle, unit: Unit) -> bool:
+    spell = battle_spell(state, battle, unit.uid)
+    return spell.range > 0 if spell is not None else terrain.is_ranged(unit)
+
+
+def _stages(state: State, battle: Battle, counter: bool, first_round: bool) -> list[list[int]]:
+    attacker, target = state.units[battle.attacker], state.units[battle.target]
     a, t = attacker.uid, target.uid
     if not counter:
         return [[a]]
-    a_ranged, t_ranged = terrain.is_ranged(attacker), terrain.is_ranged(target)
+    a_ranged, t_ranged = _ranged(state, battle, attacker), _ranged(state, battle, target)
     if a_ranged != t_ranged:  # the ranged side always deals its damage first
         return [[a], [t]] if a_ranged else [[t], [a]]
     if a_ranged or not first_round:
@@ -81,21 +100,27 @@ def _credit(unit: Unit, state: State) -> int:
 
 
 def start_attack(state: State, attacker: int, target: int = NOBODY, structure: int = NOBODY,
-                 context: str = "attack") -> None:
+                 context: str = "attack", spell: int = NOBODY) -> None:
     unit = state.units[attacker]
     battle = Battle(attacker=attacker, target=target, structure=structure, context=context,
-                    credit=_credit(unit, state))  # type: ignore[arg-type]
+                    credit=_credit(unit, state), spell=spell)  # type: ignore[arg-type]
+    state.battle = battle
     if structure != NOBODY:
         battle.stages = [[attacker]]
-    else:
-        victim = state.units[target]
-        battle.target_space = victim.space
-        counter = can_counter(state, victim, unit)
-        battle.stages = _stages(unit, victim, counter, first_round=True)
-        if counter:
-            victim.countered = True
+        battle.queue = [attacker]
+        return
+    victim = state.units[target]
+    battle.target_space = victim.space
+    counter = can_counter(state, victim, unit) or (
+        not victim.flipped and not victim.countered
+        and bool(magic.counter_spells(state, victim, unit)))
+    if counter:
+        victim.countered = True
+        if magic.counter_spells(state, victim, unit):
+            battle.asking = True
+            return
+    battle.stages = _stages(state, battle, counter, first_round=True)
     battle.queue = list(battle.stages[0])
-    state.battle = battle
 
 
 def start_rounds(state: State, attacker: int, target: int, context: str) -> None:
@@ -110,13 +135,34 @@ def start_rounds(state: State, attacker: int, target: int, context: str) -> None
         battle.stages = [[]]
         return
     victim.countered = True
-    battle.stages = _stages(unit, victim, True, first_round=True)
+    if magic.counter_spells(state, victim, unit):
+        battle.asking = True
+        return
+    battle.stages = _stages(state, battle, True, first_round=True)
     battle.queue = list(battle.stages[0])
 
 
+def on_counter_chosen(state: State, seat: int, card: int, cost: int) -> None:
+    """The target's owner chose its own attack (-1) or an attack spell to strike back with."""
+    battle = state.battle
+    assert battle is not None
+    battle.asking = False
+    if card != NOBODY:
+        magic.pay(state, seat, card, cost)
+        battle.counter_spell = card
+    battle.stages = _stages(state, battle, True, first_round=True)
+    battle.queue = list(battle.stages[0])
+
+
+def roll_attack(state: State, victim: int, dice: int, credit: int, context: str) -> None:
+    """An "Attack X" outside battle (a collapsing wall, a push, a falling ladder): X dice at the
+    victim, who rolls armor only."""
+    state.battle = Battle(attacker=NOBODY, target=victim, context=context,  # type: ignore[arg-type]
+                          credit=credit, stages=[[NOBODY]], queue=[NOBODY], outside=dice)
+
+
 def start_collapse(state: State, victim: int, credit: int) -> None:
-    state.battle = Battle(attacker=NOBODY, target=victim, context="collapse", credit=credit,
-                          stages=[[NOBODY]], queue=[NOBODY])
+    roll_attack(state, victim, COLLAPSE_ATTACK, credit, "collapse")
 
 
 # --- running a battle -------------------------------------------------------------------------
@@ -127,14 +173,15 @@ def _opponent(battle: Battle, striker: int) -> int:
 
 
 def _new_strike(state: State, battle: Battle, striker: int) -> Strike | None:
-    if striker == NOBODY:  # a collapsing wall: an Attack 1 on the unit on the rampart
+    if striker == NOBODY:  # an Attack X outside battle (a collapsing wall, a push...)
         if battle.target not in state.units:
             return None
-        return Strike(striker=NOBODY, victim=battle.target, dice=COLLAPSE_ATTACK)
+        return Strike(striker=NOBODY, victim=battle.target, dice=battle.outside)
     if striker not in state.units:
         return None  # destroyed in an earlier stage
     unit = state.units[striker]
-    attack = UNIT_KINDS[unit.kind].attack
+    spell = battle_spell(state, battle, striker)
+    attack = spell.attack if spell is not None else terrain.attack_dice(unit)
     if battle.structure != NOBODY and striker == battle.attacker:
         return Strike(striker=striker, structure=battle.structure, dice=attack)
     victim = _opponent(battle, striker)
@@ -152,6 +199,9 @@ def settle(state: State) -> bool:
     """Runs the battle until it needs dice or a decision (True), or is over (False)."""
     while state.battle is not None:
         battle = state.battle
+        if battle.asking:
+            open_decision(state, [state.units[battle.target].owner], "counter")
+            return True
         if battle.strike is not None:
             strike = battle.strike
             dice = strike.dice if strike.step != "critical" else CRITICAL_DICE
@@ -197,11 +247,13 @@ def on_dice(state: State, values: list[int]) -> None:
         _finish_strike(battle, strike)
         return
     if strike.victim != NOBODY and strike.hits > 0 and strike.victim in state.units:
-        attacker_space = (state.units[strike.striker].space if strike.striker in state.units
-                          else NOBODY)
-        dice = terrain.defense_dice(state, state.units[strike.victim], attacker_space)
-        if strike.striker == NOBODY:
-            dice = UNIT_KINDS[state.units[strike.victim].kind].armor  # a falling wall: no cover
+        striker = state.units.get(strike.striker)
+        victim = state.units[strike.victim]
+        if striker is None:
+            dice = terrain.armor(victim)  # an Attack X outside battle: no cover
+        else:
+            dice = terrain.defense_dice(state, victim, striker.space,
+                                        terrain.on_ladder(state, striker))
         if dice > 0:
             strike.step = "defense"
             strike.dice = dice
@@ -246,6 +298,8 @@ def _destroy_structure(state: State, sid: int, credit: int) -> tuple[int, int] |
         state.walls_taken[credit] += 1
     elif credit >= 0 and kind == "building":
         state.buildings_taken[credit] += 1
+    state.ladders.pop(sid, None)  # a ladder on a fallen wall goes back to its owner
+    _check_ninth_wall(state)
     if kind == "wall":
         rampart = STRUCTURES[sid].inner[0]
         for unit in state.units.values():
@@ -254,12 +308,26 @@ def _destroy_structure(state: State, sid: int, credit: int) -> tuple[int, int] |
     return None
 
 
+def _check_ninth_wall(state: State) -> None:
+    """The ninth wall down (castle and keep walls together) pauses the game for the hero."""
+    if state.intro or state.hero_summoned or state.summon is not None:
+        return
+    if sum(1 for w in (*WALLS, *KEEP_WALLS) if not state.standing[w]) >= HERO_WALLS:
+        state.summon = Summon(reason="wall")
+
+
 def destroy_unit(state: State, uid: int, killer: int) -> None:
     unit = state.units.pop(uid)
     if unit.owner >= 0:
         state.bought[unit.owner][unit.kind] -= 1  # the token goes back to its army's pile
+        # its equipment cards go to the discard pile, its ladders back to the pile
+        state.discards[unit.owner].extend(c for c in unit.gear if c != LADDER)
     elif UNIT_KINDS[unit.kind].army != PEASANTS and killer >= 0:
         state.defenders_slain[killer] += 1
+    if uid == state.hero:
+        state.hero = NOBODY
+        if killer >= 0:
+            state.heroes_slain[killer] += 1
     if state.last_mover == uid:
         state.last_mover = NOBODY
 
@@ -273,24 +341,37 @@ def _next_stage(state: State, battle: Battle) -> bool:
     if battle.rounds and alive:
         battle.round += 1
         battle.stage = 0
-        battle.stages = _stages(state.units[battle.attacker], state.units[battle.target], True,
-                                first_round=False)
+        battle.stages = _stages(state, battle, True, first_round=False)
         battle.queue = list(battle.stages[0])
         return True
     return False
 
 
 def _after(state: State, battle: Battle) -> None:
-    """Offers the battle march to a melee unit that destroyed an adjacent unit."""
+    """Offers the battle march to a melee unit that destroyed an adjacent unit; moves a pushed
+    unit that survived its push."""
+    if battle.context == "push":
+        pushed = state.units.get(battle.target)
+        if pushed is not None and not any(u.space == battle.target_space
+                                          for u in state.units.values()):
+            pushed.space = battle.target_space
+            pushed.moved += 1
+        return
     if battle.rounds or battle.structure != NOBODY or battle.context not in ("attack", "order"):
         return
+    if battle.spell != NOBODY:
+        return  # casting ended the caster's movement
     if battle.attacker not in state.units or battle.target in state.units:
         return
     unit = state.units[battle.attacker]
     to = battle.target_space
     if terrain.is_ranged(unit) or any(u.space == to for u in state.units.values()):
         return
-    if not terrain.adjacent_open(state, unit.space, to) or unit.moved >= UNIT_MOVES:
+    behind = not terrain.adjacent_open(state, unit.space, to)
+    if behind and not (terrain.melee_adjacent(state, unit.space, to)
+                       and terrain.on_ladder(state, unit) != NOBODY):
+        return  # fighting across a wall: only from a ladder
+    if unit.moved >= UNIT_MOVES:
         return
     if unit.owner >= 0:
         if state.army_moves < 1:

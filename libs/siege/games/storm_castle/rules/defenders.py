@@ -25,8 +25,10 @@ from siege.games.storm_castle.board import (
     is_castle,
     is_location,
 )
-from siege.games.storm_castle.rules import terrain
+from siege.games.storm_castle.cards import Spell
+from siege.games.storm_castle.rules import equipment, magic, terrain
 from siege.games.storm_castle.rules.battle import can_counter, start_attack
+from siege.games.storm_castle.rules.equipment import KNOCK_MOVES
 from siege.games.storm_castle.state import DEFENDER_SIDE, UNIT_MOVES, State, Unit
 
 
@@ -93,7 +95,7 @@ def _reach(state: State, unit: Unit) -> dict[int, int]:
     return {s: c for s, c in found.items() if s == unit.space or s not in occupied}
 
 
-def _targets_from(state: State, unit: Unit, space: int) -> list[Unit]:
+def _targets_from(state: State, unit: Unit, space: int, spell: Spell | None = None) -> list[Unit]:
     here = unit.space
     unit.space = space  # look from the destination (restored below)
     try:
@@ -101,7 +103,10 @@ def _targets_from(state: State, unit: Unit, space: int) -> list[Unit]:
         for other in state.units.values():
             if other.owner < 0 or is_location(other.space):
                 continue
-            if not terrain.can_reach(state, unit, other.space):
+            if spell is not None:
+                if not magic.reaches(state, unit, other.space, spell):
+                    continue
+            elif not terrain.can_reach(state, unit, other.space):
                 continue
             if space == KEEP and not other.flipped and can_counter(state, other, unit):
                 continue
@@ -113,9 +118,19 @@ def _targets_from(state: State, unit: Unit, space: int) -> list[Unit]:
 
 def unit_orders(state: State, unit: Unit) -> list[a.OrderDefender]:
     out = []
-    for to, _cost in sorted(_reach(state, unit).items()):
+    budget = UNIT_MOVES - (1 if unit.flipped else 0)
+    spells = [c for c in state.drawn_spells if magic.defender_spell(c).attack]
+    caster = state.march is not None and state.march.caster == unit.uid
+    for to, cost in sorted(_reach(state, unit).items()):
         for target in sorted(_targets_from(state, unit, to), key=lambda u: u.uid):
             out.append(a.OrderDefender(unit=unit.uid, to=to, target=target.uid))
+        for card in sorted(set(spells)) if caster else ():
+            spell = magic.defender_spell(card)
+            for target in sorted(_targets_from(state, unit, to, spell), key=lambda u: u.uid):
+                out.append(a.OrderDefender(unit=unit.uid, to=to, target=target.uid, spell=card))
+        if cost + KNOCK_MOVES <= budget:
+            out += [a.OrderDefender(unit=unit.uid, to=to, knock=w)
+                    for w in equipment.knock_walls(state, to)]
         out.append(a.OrderDefender(unit=unit.uid, to=to))
     return out
 
@@ -123,19 +138,47 @@ def unit_orders(state: State, unit: Unit) -> list[a.OrderDefender]:
 def candidates(state: State) -> list[Unit]:
     march = state.march
     done = march.activated if march is not None else []
+    if march is not None and march.hero:
+        return [state.units[state.hero]] if state.hero in state.units else []
     return sorted((u for u in terrain.defenders(state)
                    if u.uid not in done and u.kind != PEASANT), key=lambda u: u.uid)
 
 
-def orders(state: State) -> list[a.OrderDefender]:
-    """The legal activations now, after the priorities."""
-    everything = [o for u in candidates(state) for o in unit_orders(state, u)]
+def _prioritised(state: State, everything: list[a.OrderDefender]) -> list[a.OrderDefender]:
     if terrain.dark_force_near_keep(state) and not terrain.keep_occupied(state):
         guard = [o for o in everything if o.to == KEEP]
         if guard:
             return guard
-    attacks = [o for o in everything if o.target != NOBODY]
+    attacks = [o for o in everything if o.target != NOBODY
+               or (o.knock != NOBODY and equipment.climber(state, o.knock) is not None)]
     return attacks or everything
+
+
+def orders(state: State) -> list[a.OrderDefender | a.DrawSpells]:
+    """The legal activations now, after the priorities. A defender caster first draws its
+    spells (``DrawSpells``), then is given its order with them."""
+    march = state.march
+    if march is not None and march.caster in state.units:
+        return list(_prioritised(state, unit_orders(state, state.units[march.caster])))
+    everything = [o for u in candidates(state) for o in unit_orders(state, u)]
+    out: list[a.OrderDefender | a.DrawSpells] = []
+    drawn: set[int] = set()
+    for order in _prioritised(state, everything):
+        unit = state.units[order.unit]
+        if magic.spell_draws(unit) and (state.magic_deck or state.magic_discard):
+            if unit.uid not in drawn:
+                drawn.add(unit.uid)
+                out.append(a.DrawSpells(unit=unit.uid))
+        else:
+            out.append(order)
+    return out
+
+
+def on_spells_drawn(state: State, unit: int) -> None:
+    march = state.march
+    assert march is not None
+    march.caster = unit
+    state.spells_owed = magic.spell_draws(state.units[unit])
 
 
 def apply_order(state: State, order: a.OrderDefender) -> None:
@@ -145,11 +188,18 @@ def apply_order(state: State, order: a.OrderDefender) -> None:
     march.activated.append(unit.uid)
     march.left -= 1
     march.active = unit.uid
+    march.caster = NOBODY
     cost = _reach(state, unit).get(order.to, 0)
     unit.moved = cost + (1 if unit.flipped else 0)
     unit.flipped = False
     unit.attacked = False
     unit.space = order.to
-    if order.target != NOBODY:
+    if order.knock != NOBODY:
+        unit.moved += KNOCK_MOVES
+        equipment.knock_down(state, order.knock)
+    elif order.target != NOBODY:
         unit.attacked = True
-        start_attack(state, unit.uid, target=order.target, context="order")
+        if order.spell != NOBODY:
+            state.drawn_spells.remove(order.spell)
+            state.magic_discard.append(order.spell)  # defender spells fizzle
+        start_attack(state, unit.uid, target=order.target, context="order", spell=order.spell)

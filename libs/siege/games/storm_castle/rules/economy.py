@@ -32,7 +32,7 @@ from siege.games.storm_castle.decks import (
     POWER_CARD_PRICE,
     UPGRADE_CARD,
 )
-from siege.games.storm_castle.rules import terrain
+from siege.games.storm_castle.rules import equipment, terrain
 from siege.games.storm_castle.rules.battle import destroy_unit, start_rounds
 from siege.games.storm_castle.rules.movement import may_fight
 from siege.games.storm_castle.rules.nodes import shuffle
@@ -93,11 +93,12 @@ def on_power_reshuffled(state: State, seat: int, order: list[int]) -> None:
 
 
 def base_votes(state: State, seat: int) -> int:
-    """Votes before gold: 1, walls taken, upgrade and champion in play, 3 defenders slain."""
+    """Votes before gold: 1, walls taken, upgrade and champion in play, 3 defenders slain, a
+    hero slain."""
     champion = any(u.owner == seat and u.kind == CHAMPION[state.armies[seat]] and not u.flipped
                    for u in state.units.values())
     return (1 + state.walls_taken[seat] + int(upgrade_built(state, seat)) + int(champion)
-            + state.defenders_slain[seat] // 3)
+            + state.defenders_slain[seat] // 3 + int(state.heroes_slain[seat] > 0))
 
 
 def upgrade_built(state: State, seat: int) -> bool:
@@ -221,6 +222,8 @@ def legal(state: State, seat: int) -> list[Any]:
         out.append(a.BUY_POWER_CARD)
     if seat == state.boss and gold > 0:
         out += [a.GiveGold(seat=s) for s in range(state.players) if s != seat]
+    out += equipment.buy_options(state, seat)
+    out += equipment.drop_options(state, seat)
     out.append(a.END_BUYING)
     return out
 
@@ -277,8 +280,21 @@ def hand_limit(state: State, seat: int) -> int:
     return HAND_LIMIT + (HAND_BONUS if terrain.controls(state, seat, HAND_LOCATION) else 0)
 
 
+def held(state: State, seat: int) -> list[int]:
+    """The cards that count for the hand limit: held, exhausted and remain-in-play."""
+    return [*state.hands[seat], *state.exhausted[seat], *state.in_play[seat]]
+
+
+def on_power_card_discarded(state: State, seat: int, card: int) -> None:
+    for pile in (state.hands[seat], state.exhausted[seat], state.in_play[seat]):
+        if card in pile:
+            pile.remove(card)
+            break
+    state.discards[seat].append(card)
+
+
 def over_limit(state: State, seat: int) -> str:
-    if len(state.hands[seat]) > hand_limit(state, seat):
+    if len(held(state, seat)) > hand_limit(state, seat):
         return "discard"
     if len(state.boss_hands[seat]) > BOSS_HAND_LIMIT:
         return "boss_discard"

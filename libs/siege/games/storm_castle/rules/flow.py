@@ -10,7 +10,7 @@ income). The first Dark Force unit into the keep ends the game at once.
 from __future__ import annotations
 
 from siege.games.storm_castle.board import NOBODY
-from siege.games.storm_castle.rules import battle, economy, movement, setup, turns
+from siege.games.storm_castle.rules import battle, economy, heroes, magic, movement, setup, turns
 from siege.games.storm_castle.rules.nodes import close_decision, open_decision, shuffle
 from siege.games.storm_castle.state import State
 
@@ -24,7 +24,8 @@ def advance(state: State) -> None:
             state.battle = None
             state.offer = None
             return
-        if state.battle is not None and battle.settle(state) and state.chance is not None:
+        if (state.battle is not None and battle.settle(state)
+                and (state.chance is not None or state.waiting)):
             return
         if state.offer is not None:
             offer = state.offer
@@ -33,6 +34,13 @@ def advance(state: State) -> None:
                 continue
             open_decision(state, [offer.seat], "march")
             return
+        if state.summon is not None:
+            if state.summon.step == "march" and state.march is not None:
+                if turns.resolve_event(state):  # the hero's own Onward March 1
+                    return
+            elif heroes.step(state):
+                return
+            continue
         if _phase_step(state):
             return
 
@@ -69,8 +77,11 @@ def _collect(state: State) -> bool:
             unit.moved = 0
             unit.attacked = False
             unit.done = False
+            unit.pushed = False
+            unit.ward = 0  # wards last until the end of the game turn
         state.provoked = [False] * state.players
         if state.turn > 1:
+            magic.refresh(state)
             economy.collect(state)
     if economy.settle_draws(state, list(range(state.players))):
         return True

@@ -20,9 +20,17 @@ from siege.games.storm_castle.board import (
     is_location,
     structure_distance,
 )
-from siege.games.storm_castle.rules import terrain
-from siege.games.storm_castle.rules.battle import start_attack, start_rounds
-from siege.games.storm_castle.state import ARMY_MOVES, UNIT_MOVES, State, Unit
+from siege.games.storm_castle.cards import (
+    PUSH_ATTACK,
+    PUSH_MOVES,
+    PUSHABLE,
+    RIP_CARDS,
+    WAR_DRUMS,
+    WAR_DRUMS_MOVES,
+)
+from siege.games.storm_castle.rules import equipment, magic, terrain
+from siege.games.storm_castle.rules.battle import roll_attack, start_attack, start_rounds
+from siege.games.storm_castle.state import ARMY_MOVES, UNIT_MOVES, State, Summon, Unit
 
 
 def may_fight(state: State, seat: int, owner: int) -> bool:
@@ -74,9 +82,12 @@ def destinations(state: State, unit: Unit) -> dict[int, int]:
                 return
         if space == KEEP or (space != unit.space and move_locked(state, unit, space)):
             return
+        ladders = equipment.climbs(state, space)
         for edge in EDGES[space]:
             if edge.cost == 1 and terrain.wall_open(state, edge.wall):
                 visit(edge.to, spent + 1)
+            elif edge.cost == 1 and edge.to in ladders and not occupants.get(edge.to):
+                visit(edge.to, spent + 1)  # over a wall by a ladder, into a free space
             elif (edge.cost > 1 and space == unit.space and spent + edge.cost <= budget
                   and (not occupants.get(edge.to) or arrive_ok(edge.to))):
                 found[edge.to] = min(found.get(edge.to, 99), spent + edge.cost)
@@ -129,6 +140,20 @@ def attack_targets(state: State, unit: Unit) -> list[a.AttackTarget]:
     return out
 
 
+def push_destinations(state: State, unit: Unit) -> list[int]:
+    """A pushable unit that spent its two moves may be pushed one free space further (never
+    into the keep), once a turn, for one army move."""
+    if (unit.kind not in PUSHABLE or unit.pushed or unit.moved < UNIT_MOVES or unit.flipped
+            or unit.attacked or unit.done or state.army_moves < PUSH_MOVES
+            or move_locked(state, unit) or is_location(unit.space)):
+        return []
+    taken = {u.space for u in state.units.values()}
+    ladders = equipment.climbs(state, unit.space)
+    return sorted(e.to for e in EDGES[unit.space]
+                  if e.cost == 1 and e.to != KEEP and e.to not in taken
+                  and (terrain.wall_open(state, e.wall) or e.to in ladders))
+
+
 def legal(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     for unit in sorted(state.units.values(), key=lambda u: u.uid):
@@ -137,6 +162,11 @@ def legal(state: State, seat: int) -> list[Any]:
         for to, _cost in sorted(destinations(state, unit).items()):
             out.append(a.MoveUnit(unit=unit.uid, to=to))
         out.extend(attack_targets(state, unit))
+        out.extend(a.PushUnit(unit=unit.uid, to=to) for to in push_destinations(state, unit))
+    out.extend(magic.cast_options(state, seat, may_fight))
+    out.extend(equipment.ladder_options(state, seat))
+    out.extend(equipment.drop_options(state, seat))
+    out.extend(a.PlayCard(card=c) for c in sorted(set(state.hands[seat])) if c in RIP_CARDS)
     out.append(a.END_TURN)
     return out
 
@@ -145,9 +175,18 @@ def move_cost(state: State, unit: Unit, to: int) -> int:
     return destinations(state, unit)[to]
 
 
+def hero_due(state: State) -> bool:
+    """The hero may still be summoned (never in the introductory game, once per game)."""
+    return not state.intro and not state.hero_summoned and state.summon is None
+
+
 def on_moved(state: State, unit_id: int, to: int, cost: int) -> None:
-    """Moves the unit; a long move into an occupied space starts battle rounds."""
+    """Moves the unit; a long move into an occupied space starts battle rounds. A unit that
+    declares it enters the keep first pauses the game for the hero."""
     unit = state.units[unit_id]
+    if to == KEEP and hero_due(state):
+        state.summon = Summon(reason="keep", unit=unit_id, to=to, cost=cost)
+        return
     if state.last_mover not in (NOBODY, unit_id) and state.last_mover in state.units:
         state.units[state.last_mover].done = True
     state.last_mover = unit_id
@@ -166,8 +205,37 @@ def on_moved(state: State, unit_id: int, to: int, cost: int) -> None:
         start_rounds(state, unit_id, there[0].uid, "arrive")
 
 
+def on_pushed(state: State, unit_id: int, to: int, cost: int) -> None:
+    """The push's Attack 1 comes first; a unit that survives moves on (see battle)."""
+    unit = state.units[unit_id]
+    if state.last_mover not in (NOBODY, unit_id) and state.last_mover in state.units:
+        state.units[state.last_mover].done = True
+    state.last_mover = unit_id
+    state.army_moves -= cost
+    unit.pushed = True
+    roll_attack(state, unit_id, PUSH_ATTACK, NOBODY, "push")
+    assert state.battle is not None
+    state.battle.target_space = to
+
+
+def on_cast(state: State, seat: int, card: int, unit_id: int, target: int, cost: int) -> None:
+    spell = magic.pay(state, seat, card, cost)
+    caster = state.units[unit_id]
+    caster.done = True  # casting ends the caster's movement
+    if spell.ward:
+        state.units[target].ward += spell.ward
+        return
+    owner = state.units[target].owner
+    if seat == state.boss and owner >= 0:
+        state.provoked[owner] = True
+    start_attack(state, unit_id, target=target, spell=card)
+
+
 def on_attacked(state: State, seat: int, unit_id: int, target: int, structure: int) -> None:
     unit = state.units[unit_id]
+    if target != NOBODY and state.units[target].space == KEEP and hero_due(state):
+        state.summon = Summon(reason="attack", unit=unit_id, target=target)
+        return
     unit.attacked = True
     unit.done = True
     if target != NOBODY:
@@ -178,7 +246,8 @@ def on_attacked(state: State, seat: int, unit_id: int, target: int, structure: i
 
 
 def begin_turn(state: State) -> None:
-    state.army_moves = ARMY_MOVES
+    seat = state.order[state.current]
+    state.army_moves = ARMY_MOVES + WAR_DRUMS_MOVES * state.in_play[seat].count(WAR_DRUMS)
     state.last_mover = NOBODY
     for unit in state.units.values():
         unit.countered = False
@@ -186,6 +255,10 @@ def begin_turn(state: State) -> None:
 
 def on_battle_marched(state: State, unit_id: int, to: int) -> None:
     unit = state.units[unit_id]
+    state.offer = None
+    if to == KEEP and unit.owner >= 0 and hero_due(state):
+        state.summon = Summon(reason="keep", unit=unit_id, to=to, cost=-1)
+        return
     unit.space = to
     unit.moved += 1
     unit.done = True

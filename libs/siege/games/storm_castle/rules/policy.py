@@ -8,9 +8,13 @@ documented in the README. Deterministic: it reads the state only, so a replay re
   target nearest the keep); without attacks, the defender and move that end closest to the
   Dark Force unit nearest the keep; lowest ids on ties.
 - Battle march: always, when the rules allow it.
+- A defender caster that may act draws its spells first; without an attack, a defender knocks
+  down a ladder if it can; the hero goes on the placement space closest to the leading unit.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.armies import UNIT_KINDS
@@ -34,8 +38,14 @@ def place(state: State, spaces: list[int]) -> int:
     return min(spaces, key=lambda s: (distance(s, target), s))
 
 
-def order(state: State, options: list[a.OrderDefender]) -> a.OrderDefender:
+def order(state: State, options: list[Any]) -> Any:
+    draws = [o for o in options if isinstance(o, a.DrawSpells)]
+    if draws:
+        return draws[0]  # a caster that may act draws its spells first
+    knocks = [o for o in options if o.knock != NOBODY]
     attacks = [o for o in options if o.target != NOBODY]
+    if knocks and not attacks:
+        return knocks[0]
     if attacks:
         def left(o: a.OrderDefender) -> tuple[int, int, int, int]:
             victim = state.units[o.target]

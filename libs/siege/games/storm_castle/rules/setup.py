@@ -117,6 +117,11 @@ def on_placed(state: State, token: int, space: int, uid: int) -> None:
         state.place_left -= 1
 
 
+def is_setup_shuffle(purpose: str) -> bool:
+    return (purpose in ("setup_tokens", "defender_pool", "events", "boss", "magic")
+            or purpose.startswith("power_"))
+
+
 def on_shuffled(state: State, purpose: str, order: list[int]) -> bool:
     """Set-up shuffles; False when ``purpose`` is not one of them."""
     if purpose == "setup_tokens":

@@ -18,6 +18,7 @@ from siege.games.storm_castle.board import (
     is_location,
     near_keep,
 )
+from siege.games.storm_castle.cards import EQUIPMENT
 from siege.games.storm_castle.state import DEFENDER_SIDE, State, Unit
 
 TOWER_COVER = 2
@@ -41,6 +42,30 @@ def adjacent_open(state: State, a: int, b: int) -> bool:
     return any(e.to == b and e.cost == 1 and wall_open(state, e.wall) for e in EDGES[a])
 
 
+def melee_adjacent(state: State, a: int, b: int) -> bool:
+    """Neighbours that may fight in melee: no standing wall between, or a ladder on it."""
+    return any(e.to == b and e.cost == 1 and (wall_open(state, e.wall) or e.wall in state.ladders)
+               for e in EDGES[a])
+
+
+def on_ladder(state: State, unit: Unit) -> int:
+    """The wall whose ladder ``unit`` is on, -1 for none. A castle wall's ladder stands on its
+    front space; a keep wall's before all three castle grounds in front of it, where the unit
+    that placed it is on it while it stays there, else the lowest unit id of its owner's."""
+    if unit.owner < 0:
+        return NOBODY
+    for wall, ladder in state.ladders.items():
+        front = STRUCTURES[wall].front
+        if unit.space not in front:
+            continue
+        there = sorted(u.uid for u in state.units.values() if u.owner >= 0 and u.space in front)
+        placer = state.units.get(ladder.placer)
+        if placer is not None and placer.space in front:
+            return wall if placer.uid == unit.uid else NOBODY
+        return wall if there and there[0] == unit.uid else NOBODY
+    return NOBODY
+
+
 def unit_range(state: State, unit: Unit) -> int:
     base = UNIT_KINDS[unit.kind].range
     if base and unit.is_defender and not state.intro and SPACES[unit.space].kind == "tower":
@@ -58,13 +83,15 @@ def can_reach(state: State, striker: Unit, space: int) -> bool:
         return striker.space == space
     if is_ranged(striker):
         return distance(striker.space, space) <= unit_range(state, striker)
-    return adjacent_open(state, striker.space, space)
+    return melee_adjacent(state, striker.space, space)
 
 
-def cover(state: State, victim: Unit, attacker_space: int) -> int:
+def cover(state: State, victim: Unit, attacker_space: int, ladder: int = NOBODY) -> int:
     """Cover dice of a defender behind a standing wall or on a tower, against an attacker on
-    the far side."""
+    the far side; an attacker on the ladder of that wall negates the wall's cover."""
     if not victim.is_defender or victim.flipped or attacker_space == NOBODY:
+        return 0
+    if ladder != NOBODY and victim.space in STRUCTURES[ladder].inner:
         return 0
     kind = SPACES[victim.space].kind
     outside_castle = not is_castle(attacker_space)
@@ -79,10 +106,26 @@ def cover(state: State, victim: Unit, attacker_space: int) -> int:
     return 0
 
 
-def defense_dice(state: State, victim: Unit, attacker_space: int) -> int:
+def gear_bonus(unit: Unit, field: str) -> int:
+    return sum(getattr(EQUIPMENT[card], field) for card in unit.gear)
+
+
+def armor(unit: Unit) -> int:
+    """Armor dice: the unit's own, its equipment's and a ward's (none while flipped)."""
+    if unit.flipped:
+        return 0
+    return UNIT_KINDS[unit.kind].armor + gear_bonus(unit, "armor") + unit.ward
+
+
+def attack_dice(unit: Unit) -> int:
+    """Attack dice: the unit's own and its equipment's (a flipped unit uses no equipment)."""
+    return UNIT_KINDS[unit.kind].attack + (0 if unit.flipped else gear_bonus(unit, "attack"))
+
+
+def defense_dice(state: State, victim: Unit, attacker_space: int, ladder: int = NOBODY) -> int:
     if victim.flipped:
         return 0
-    return UNIT_KINDS[victim.kind].armor + cover(state, victim, attacker_space)
+    return armor(victim) + cover(state, victim, attacker_space, ladder)
 
 
 def dark_force_near_keep(state: State) -> bool:
@@ -107,8 +150,8 @@ def defenders(state: State) -> list[Unit]:
 
 def keep_reachable(state: State, moving: int, to: int, moves: int = 4) -> bool:
     """Whether some Dark Force unit could walk into an empty keep within ``moves`` steps (two
-    turns of two moves) if defender ``moving`` stood on ``to``: paths go through open walls and
-    around non-flipped defenders."""
+    turns of two moves) if defender ``moving`` stood on ``to``: paths go through open walls (and
+    over ladders) and around non-flipped defenders."""
     blocked = {(to if u.uid == moving else u.space) for u in state.units.values()
                if u.is_defender and not u.flipped}
     if KEEP in blocked:
@@ -123,7 +166,8 @@ def keep_reachable(state: State, moving: int, to: int, moves: int = 4) -> bool:
         if frontier[here] >= moves:
             continue
         for edge in EDGES[here]:
-            if edge.cost != 1 or not wall_open(state, edge.wall) or edge.to in blocked:
+            passable = wall_open(state, edge.wall) or edge.wall in state.ladders
+            if edge.cost != 1 or not passable or edge.to in blocked:
                 continue
             if edge.to not in frontier:
                 frontier[edge.to] = frontier[here] + 1

@@ -9,9 +9,10 @@ starts, in that order; a turn with k cards uses the first k slots. With fewer th
 
 from __future__ import annotations
 
+from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.board import NOBODY, WALLS
 from siege.games.storm_castle.decks import EVENT_CARDS
-from siege.games.storm_castle.rules import defenders, economy, policy
+from siege.games.storm_castle.rules import defenders, economy, heroes, magic, policy
 from siege.games.storm_castle.rules.movement import begin_turn
 from siege.games.storm_castle.rules.nodes import open_decision, shuffle
 from siege.games.storm_castle.rules.setup import on_placed
@@ -31,12 +32,30 @@ def event_count(state: State) -> int:
     count = sides + 1
     if state.players < 4:
         count = min(count, 2 * state.players)
-    return count
+    return count + (1 if state.hero != NOBODY else 0)  # the hero inspires one more
 
 
 def plan(players: int, count: int) -> list[int]:
-    chosen = slots(players)[:count]
+    """Slots for ``count`` cards; beyond every slot (the hero's card with few players) the
+    extra cards go to the end of the last player's turn."""
+    every = slots(players)
+    chosen = every[:count] + [2 * players - 1] * max(0, count - len(every))
     return sorted(chosen, key=lambda code: (code // 2, code % 2))
+
+
+def _settle_extra(state: State) -> bool:
+    """Draws the hero's extra card into its place; True when the deck must be reshuffled."""
+    if state.extra_at == NOBODY:
+        return False
+    if not state.event_deck:
+        if state.event_discard:
+            shuffle(state, len(state.event_discard), "reevents")
+            return True
+        del state.event_plan[state.extra_at]  # no card left anywhere: it is lost
+    else:
+        state.event_row.insert(state.extra_at, state.event_deck.pop(0))
+    state.extra_at = NOBODY
+    return False
 
 
 # --- reinforcements ---------------------------------------------------------------------------
@@ -116,14 +135,26 @@ def resolve_event(state: State) -> bool:
         march = state.march = March(card=card, left=EVENT_CARDS[card].march)
         for unit in state.units.values():
             unit.countered = False
-    march.active = NOBODY
+    if march.caster == NOBODY:
+        march.active = NOBODY
+        magic.discard_drawn(state)  # the last caster's spells are spent
+    elif magic.settle_spell_draws(state):
+        return True
     options = defenders.orders(state) if march.left > 0 else []
     if not options:
         state.march = None
-        _event_done(state)
+        magic.discard_drawn(state)
+        if march.hero:
+            heroes.march_done(state)
+        else:
+            _event_done(state)
         return False
     if state.ref_holder == NOBODY:
-        defenders.apply_order(state, policy.order(state, options))
+        choice = policy.order(state, options)
+        if isinstance(choice, a.DrawSpells):
+            defenders.on_spells_drawn(state, choice.unit)
+        else:
+            defenders.apply_order(state, choice)
         return False
     open_decision(state, [state.ref_holder], "order")
     return True
@@ -135,9 +166,17 @@ def _event_done(state: State) -> None:
 
 
 def player_turns(state: State) -> bool:
+    if _settle_extra(state):
+        return True
     if state.march is not None:
         return resolve_event(state)
     seat = current_seat(state)
+    if (state.step == "begin" and state.current == 0 and state.hero in state.units
+            and state.hero_march_turn < state.turn):
+        state.hero_march_turn = state.turn  # the hero marches before the first event card
+        defenders.ready_reference(state, seat)
+        heroes.start_march(state)
+        return resolve_event(state)
     if state.step == "begin":
         if _due(state, 2 * state.current):
             return resolve_event(state)
