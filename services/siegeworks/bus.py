@@ -16,7 +16,6 @@ from siege.eventlog.keys import (
     COMMANDS_STREAM,
     REPLIES_STREAM,
     RESULTS_STREAM,
-    RULES_STREAM,
     inbox_key,
     valid_client_id,
 )
@@ -24,8 +23,9 @@ from siege.eventlog.keys import (
 Handler = Callable[[Any], Awaitable[None]]
 
 # Topics are the names of the Redis streams that carry them, so both transports agree.
-COMMANDS = COMMANDS_STREAM  # CreateMatch, SubmitAction from clients, read by the match service
-RULES = RULES_STREAM  # commands the match service has checked, read by the rules service
+# Everything clients write: the match service reads it (lifecycle, lobbies, registrations) and
+# so does the rules service (actions), each in a group of its own.
+COMMANDS = COMMANDS_STREAM
 LOG = "log"  # LogAppended pointers (on Redis, the append script writes them)
 # ActionRejected for a sender that named no client; everything else meant for one client goes to
 # its own streams (``siege.eventlog.keys.inbox_key`` and ``view_key``).

@@ -33,5 +33,7 @@ class ServiceContext:
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:
         # Only the rules service folds the game itself; the others never need its state.
-        loader = MatchLoader(log, clock, light=name != "rules")
+        # The rules prompt at once after the actions they append: no pointer back to themselves.
+        loader = MatchLoader(log, clock, light=name != "rules",
+                             writer="rules" if name == "rules" else None)
         return cls(name, log, bus, clock, loader, structlog.get_logger(service=name))

@@ -22,6 +22,7 @@ from siege.contracts.messages import (
 )
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
+from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.lobby import OPEN
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats
@@ -53,12 +54,12 @@ class LatencyProbe:
 
 
 class _ProbedBus(RedisBus):
-    def __init__(self, redis: Redis, probe: LatencyProbe) -> None:
-        super().__init__(redis)
+    def __init__(self, redis: Redis, probe: LatencyProbe, pipelined: PipelinedRedis) -> None:
+        super().__init__(redis, buffered=True, pipelined=pipelined)
         self.probe = probe
 
     async def publish(self, topic: str, message: Message) -> None:
-        if isinstance(message, SubmitAction):
+        if isinstance(message, SubmitAction):  # the clock starts before the buffered write
             self.probe.submitted(message.match_id)
         await super().publish(topic, message)
 
@@ -112,8 +113,30 @@ async def play_specs(
 ) -> dict[str, MatchFinished]:
     """Plays every match of ``specs`` with bot clients over the bus, at most ``concurrency``
     at a time, as client ``client``; returns their results by match id."""
-    bus = RedisBus(redis) if probe is None else _ProbedBus(redis, probe)
-    reader = SeatReader(redis, on_prompt=probe.prompted if probe else None)
+    # The bots' commands of one poll leave together, in one write, at the end of the pass.
+    fast, reads = PipelinedRedis.like(redis), PipelinedRedis.like(redis)
+    bus = (RedisBus(redis, buffered=True, pipelined=fast) if probe is None
+           else _ProbedBus(redis, probe, fast))
+    reader = SeatReader(redis, on_prompt=probe.prompted if probe else None, pipelined=reads)
+    try:
+        return await _play(specs, redis, bus, reader, bots_seed, on_finished, stall_timeout_s,
+                           concurrency, client)
+    finally:
+        await fast.aclose()
+        await reads.aclose()
+
+
+async def _play(
+    specs: list[MatchSpec],
+    redis: Redis,
+    bus: RedisBus,
+    reader: SeatReader,
+    bots_seed: bytes,
+    on_finished: Callable[[MatchFinished], None],
+    stall_timeout_s: float,
+    concurrency: int | None,
+    client: str | None,
+) -> dict[str, MatchFinished]:
     reader.follow(RESULTS_STREAM, await reader.cursor_of(RESULTS_STREAM))
     # This run is one client: its tokens and prompts come on streams of its own. Its id is
     # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
@@ -150,6 +173,7 @@ async def play_specs(
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
     while len(finished) < len(specs):
+        await bus.flush()
         messages = await reader.poll()
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
@@ -168,6 +192,7 @@ async def play_specs(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
+    await bus.flush()
     with contextlib.suppress(NoPermissionError):  # a client's ACL user may only read it
         await redis.delete(inbox_key(client))
     return finished

@@ -27,13 +27,13 @@ from redis.exceptions import RedisError
 from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
     COMMANDS_STREAM,
-    RULES_STREAM,
     SEAT_SECRET_KEY,
     SHARDS,
     bus_key,
     health_key,
 )
 from siege.eventlog.log import RedisEventLog
+from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siege.tournament.state import is_tournament
 from siegeworks.context import ServiceContext
@@ -44,6 +44,7 @@ from siegeworks.match.lobby import RedisLobbies
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
+from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
 
@@ -65,6 +66,14 @@ class Health(msgspec.Struct):
     failed: int
     dead_lettered: int
     claimed: int
+    commands: int = 0  # Redis commands this process has sent (a script call once)
+
+
+def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
+    """The match service's view of the command stream: everything decoded (it dead-letters
+    what is malformed), but actions are passed by (None) without running a handler."""
+    message = decode_entry(fields)
+    return None if isinstance(message, SubmitAction) else message
 
 
 def decode_entry(fields: Mapping[bytes, bytes]) -> Message:
@@ -86,10 +95,10 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
     if service == "rules":
         async def on_rules(message: Message) -> None:
             if isinstance(message, SubmitAction):
-                await rules.on_submit_action(ctx, message)
+                await rules.on_command(ctx, message)
             elif isinstance(message, LogAppended):
                 await rules.on_log_appended(ctx, message)
-        return [RULES_STREAM, *shard_buses("rules")], on_rules
+        return [COMMANDS_STREAM, *shard_buses("rules")], on_rules
     if service == "dice":
         vault = dice.SeedVault(_master_seed())
 
@@ -128,6 +137,15 @@ def _clock() -> Clock:
     return FixedClock(int(fixed)) if fixed else SystemClock()
 
 
+def _read_interval_ms(service: str) -> int:
+    """The match service reads the command stream at most every 20 ms (SIEGE_MATCH_READ_MS):
+    the actions on it are the rules service's, and waking for each of them cost it more CPU
+    per action than the rules service spends deciding it. Creates and joins wait that long."""
+    if service != "match":
+        return 0
+    return int(os.environ.get("SIEGE_MATCH_READ_MS", "20"))
+
+
 def _master_seed() -> bytes | None:
     """A master seed makes a run reproducible; production leaves it unset (fresh secrets)."""
     value = os.environ.get("SIEGE_MASTER_SEED")
@@ -145,12 +163,19 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     ])
     # Handlers of one batch run concurrently; a blocking pool makes them wait for a connection
     # instead of failing when more are in flight than the pool holds.
-    redis = Redis(connection_pool=BlockingConnectionPool.from_url(
-        redis_url, max_connections=MAX_CONNECTIONS, timeout=30))
-    bus = RedisBus(redis, buffered=True)
-    ctx = ServiceContext.create(service, RedisEventLog(redis), bus, _clock())
+    pool_options: dict[str, Any] = {"max_connections": MAX_CONNECTIONS, "timeout": 30}
+    if redis_url.startswith("redis://"):
+        pool_options["connection_class"] = CountingConnection
+    redis = Redis(connection_pool=BlockingConnectionPool.from_url(redis_url, **pool_options))
+    # The hot path (appends, log reads, publications, acks) goes through one auto-pipelined
+    # connection: a batch's commands for many matches leave in one write.
+    pipelined = PipelinedRedis.like(redis)
+    reads = PipelinedRedis.like(redis)  # the consumer's blocking reads, with its acks
+    bus = RedisBus(redis, buffered=True, pipelined=pipelined)
+    ctx = ServiceContext.create(service, RedisEventLog(redis, pipelined=pipelined), bus,
+                                _clock())
     ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))
-    if service == "match":
+    if service in ("match", "rules"):  # the match service signs seat tokens, the rules check
         ctx.seat_secret = await seat_secret(redis)
     streams, route = routes(service, ctx, redis)
 
@@ -159,18 +184,28 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def handle(stream: str, entry_id: str, message: Any) -> None:
+        if service == "rules" and stream == COMMANDS_STREAM and not isinstance(
+                message, SubmitAction):
+            return  # the match service's (a pointer written there is nobody's)
+        # No per-message log context: the consumer logs one record per batch, with the match
+        # ids it touched (and the match id of any entry whose handler fails).
         match_id = getattr(message, "match_id", "")
         lock = locks.get(match_id)
         if lock is None:
             lock = locks[match_id] = asyncio.Lock()
-        with structlog.contextvars.bound_contextvars(match_id=match_id):
-            async with lock:
-                await route(message)
+        async with lock:
+            await route(message)
 
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
-                            decode=decode_entry, claim_idle_ms=claim_idle_ms, logger=ctx.logger,
+                            decode=decode_lifecycle if service == "match" else decode_entry,
+                            claim_idle_ms=claim_idle_ms, logger=ctx.logger,
                             key=lambda message: getattr(message, "match_id", None),
-                            before_ack=bus.flush)
+                            before_ack=bus.flush, pipelined=pipelined,
+                            # Commands that do not parse are the match service's to dead-letter
+                            # (it owns message shape); the rules group just passes them by.
+                            not_ours_if_undecodable=(
+                                {COMMANDS_STREAM} if service == "rules" else frozenset()),
+                            reads=reads, read_interval_ms=_read_interval_ms(service))
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -186,6 +221,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     if clock is not None:
         await clock
     await redis.delete(health_key(service, consumer))
+    await pipelined.aclose()
+    await reads.aclose()
     await redis.aclose()
 
 
@@ -197,7 +234,8 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
             health = Health(service=service, consumer=consumer, pid=os.getpid(),
                             host=socket.gethostname(), at_ms=int(time.time() * 1000),
                             processed=reader.processed, failed=reader.failed,
-                            dead_lettered=reader.dead_lettered, claimed=reader.claimed)
+                            dead_lettered=reader.dead_lettered, claimed=reader.claimed,
+                            commands=commands_sent())
             try:
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)

@@ -29,12 +29,13 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     bus = InMemoryBus()
     ctx = {name: ServiceContext.create(name, log, bus, clock)
            for name in ("match", "rules", "dice", "scoring")}
-    ctx["match"].seat_secret = secrets.token_bytes(32)  # tokens live as long as this process
+    # Tokens live as long as this process; the match service signs them, the rules check them.
+    ctx["match"].seat_secret = ctx["rules"].seat_secret = secrets.token_bytes(32)
     vault = dice.SeedVault(master_seed)
     results = scoring.ResultsProjection()
 
     bus.subscribe(topics.COMMANDS, partial(match.on_command, ctx["match"]))
-    bus.subscribe(topics.RULES, partial(rules.on_submit_action, ctx["rules"]))
+    bus.subscribe(topics.COMMANDS, partial(rules.on_command, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(rules.on_log_appended, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(dice.on_log_appended, ctx["dice"], vault))
     bus.subscribe(topics.LOG, partial(scoring.on_log_appended, ctx["scoring"], results))

@@ -1,6 +1,21 @@
-"""End-to-end figures through the four service processes: accepted actions/s and the latency
-from a SubmitAction to the resulting prompt reaching the client, at several offered loads
-(concurrent matches), so the knee shows."""
+"""End-to-end figures through the four service processes, at several offered loads (concurrent
+matches), so the knee shows:
+
+- accepted actions/s, and the latency from a SubmitAction to the next prompt of that match
+  reaching its client (p50, p99);
+- CPU per accepted action of every process (each service, the bench's own bot clients,
+  redis-server), from their CPU times sampled before and after each measured window;
+- Redis commands per accepted action: the ones sent (a script call counting once; counted by
+  the services themselves and reported in their health records, plus the bench's own), and
+  every call Redis executed including those inside scripts (INFO commandstats);
+- the bare engine's CPU per action measured in the same run (seeded playouts, bot choice
+  included), and the ratio of the services' total to it.
+
+At 100 concurrent matches it prints ``cpu ratio N`` and ``redis commands sent per action N`` on
+lines of their own, for scripts to read.
+
+Usage: ``python tests/bench/services.py [LOADS...]`` (default 1 10 50 100 200).
+"""
 
 from __future__ import annotations
 
@@ -8,46 +23,217 @@ import asyncio
 import sys
 import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import msgspec
+import psutil
 from redis.asyncio import Redis
 
+from siege.engine.registry import get_engine
 from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.keys import log_key
+from siege.testing.playout import seeded_playout
 from siegeworks.remote_run import LatencyProbe, play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.supervisor import ServiceProcesses
 
+try:  # the code before issue 17 counted nothing (the bench also runs against it)
+    from siegeworks.transport.counting import CountingConnection
+    from siegeworks.transport.counting import commands_sent as own_commands
+except ImportError:
+    CountingConnection = None  # type: ignore[assignment,misc]
+    own_commands = None  # type: ignore[assignment]
+
+GAME, PLAYERS, BOTS = "castle-dash", 4, ["random"]
+SCRIPT_CALLS = ("evalsha", "eval", "fcall", "evalsha_ro", "eval_ro", "fcall_ro")
+
 
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
 
 
-async def one_load(redis: Redis, concurrent: int, seed: int) -> tuple[float, float, float, int]:
-    probe = LatencyProbe()
-    cfg = RunConfig(game="castle-dash", matches=concurrent, players=4, bots=["random"], seed=seed)
-    start = time.perf_counter()
-    await play_remote(cfg, redis, probe=probe, stall_timeout_s=120)
-    seconds = time.perf_counter() - start
-    actions = len(probe.samples)
-    return actions / seconds, pct(probe.samples, 0.5), pct(probe.samples, 0.99), actions
+def engine_cpu_per_action(seconds: float = 1.0) -> float:
+    """The bare engine's CPU seconds per action: seeded playouts of the same game and bots as
+    the service runs, bot choice included, for about ``seconds`` of CPU."""
+    engine = get_engine(GAME)
+    actions = 0
+
+    def count(state: Any, seat: int, action: Any) -> None:
+        nonlocal actions
+        actions += 1
+
+    start = time.process_time()
+    seed = 0
+    while time.process_time() - start < seconds:
+        seeded_playout(engine, BOTS * PLAYERS, seed, on_action=count)
+        seed += 1
+    return (time.process_time() - start) / actions
+
+
+def cpu_seconds(proc: psutil.Process) -> float:
+    times = proc.cpu_times()
+    return times.user + times.system
+
+
+async def command_calls(redis: Redis) -> Counter[str]:
+    stats = await redis.info("commandstats")
+    return Counter({name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()})
+
+
+async def commands_sent_by_services(redis: Redis, after_ms: int) -> int | None:
+    """Commands the services have sent, from health records written after ``after_ms`` (waits
+    for a fresh beat); None when the services do not count them."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        keys = [k async for k in redis.scan_iter(match="siege:health:*")]
+        records = [msgspec.json.decode(v) for v in await redis.mget(keys) if v] if keys else []
+        if records and all(r["at_ms"] > after_ms for r in records):
+            if not all("commands" in r for r in records):
+                return None
+            return sum(int(r["commands"]) for r in records)
+        await asyncio.sleep(0.05)
+    return None
+
+
+@dataclass
+class Window:
+    concurrent: int
+    actions: int = 0
+    seconds: float = 0.0
+    p50: float = 0.0
+    p99: float = 0.0
+    cpu_us: dict[str, float] = field(default_factory=dict)  # per process, µs per action
+    calls: Counter[str] = field(default_factory=Counter)  # commandstats delta
+    sent: float | None = None  # commands sent per action
+    log_events: int = 0
+    estimated: bool = False  # ``sent`` derived from the calls, not counted
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def total_cpu_us(self) -> float:
+        return sum(self.cpu_us.values())
+
+
+class Bench:
+    def __init__(self, redis: Redis, clients: Redis, server: EmbeddedRedis,
+                 services: ServiceProcesses) -> None:
+        self.redis = redis  # the bench's own queries (INFO, XLEN), not counted
+        self.clients = clients  # what the bots' clients send through, counted
+        assert server.process is not None
+        self.procs = {name: psutil.Process(p.pid) for name, p in services.procs.items()}
+        self.procs["bench clients"] = psutil.Process()
+        self.procs["redis-server"] = psutil.Process(server.process.pid)
+
+    def _cpu(self) -> dict[str, float]:
+        return {name: cpu_seconds(p) for name, p in self.procs.items()}
+
+    async def _sent(self) -> int | None:
+        services = await commands_sent_by_services(self.redis, int(time.time() * 1000))
+        return None if services is None or own_commands is None else services + own_commands()
+
+    async def one_load(self, concurrent: int, seed: int) -> Window:
+        probe = LatencyProbe()
+        cfg = RunConfig(game=GAME, matches=concurrent, players=PLAYERS, bots=BOTS, seed=seed)
+        sent_before = await self._sent()
+        calls_before = await command_calls(self.redis)
+        cpu_before = self._cpu()
+        start = time.perf_counter()
+        run = await play_remote(cfg, self.clients, probe=probe, stall_timeout_s=120)
+        seconds = time.perf_counter() - start
+        cpu_after = self._cpu()
+        calls = await command_calls(self.redis) - calls_before
+        sent_after = await self._sent()
+        w = Window(concurrent, len(probe.samples), seconds, pct(probe.samples, 0.5),
+                   pct(probe.samples, 0.99))
+        w.cpu_us = {name: (cpu_after[name] - cpu_before[name]) * 1e6 / w.actions
+                    for name in self.procs}
+        # The bench's own INFO calls are not part of the system's work.
+        w.calls = calls - Counter({"info": 2})
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in run.match_ids:
+            pipe.xlen(log_key(match_id))
+        w.log_events = sum(await pipe.execute())
+        if sent_before is not None and sent_after is not None:
+            w.sent = (sent_after - sent_before) / w.actions
+        else:  # code that counts nothing: what its append script calls, taken off the total
+            w.estimated = True
+            inner = 3 * w.calls["evalsha"] + w.log_events + 2 * len(run.match_ids)
+            w.sent = (sum(w.calls.values()) - inner) / w.actions
+        return w
+
+
+def print_window(w: Window, engine_us: float) -> None:
+    per_action = w.actions
+    total_calls = sum(w.calls.values())
+    scripts = sum(w.calls[name] for name in SCRIPT_CALLS)
+    top = ", ".join(f"{name.upper()} {n / per_action:.2f}" for name, n in w.calls.most_common(8))
+    cpu = " · ".join(f"{name} {us:,.0f}" for name, us in w.cpu_us.items())
+    sent = "n/a" if w.sent is None else f"{'≈' if w.estimated else ''}{w.sent:.2f}"
+    print(f"\n{w.concurrent} concurrent matches: {w.rate:,.0f} accepted actions/s "
+          f"({w.actions} actions in {w.seconds:.1f} s), p50 {w.p50:.1f} ms, p99 {w.p99:.1f} ms")
+    print(f"  CPU µs per action: {cpu} · total {w.total_cpu_us:,.0f} "
+          f"= {w.total_cpu_us / engine_us:.1f}× the bare engine ({engine_us:.1f} µs)")
+    print(f"  Redis per action: {sent} commands sent (a script call once); "
+          f"{total_calls / per_action:.2f} calls executed including inside scripts "
+          f"({scripts / per_action:.2f} script calls, {w.log_events / per_action:.2f} log "
+          f"events written): {top}")
+
+
+def engine_line(engine_s: float) -> str:
+    return (f"bare engine: {engine_s * 1e6:.1f} µs CPU per action ({1 / engine_s:,.0f} "
+            f"actions/s on one core), {GAME} {PLAYERS}p, {BOTS[0]} bots")
 
 
 async def main(loads: list[int]) -> None:
+    # The engine is measured right before and right after every window, and each window is
+    # compared with the mean of the two: on a shared machine the speed of a core drifts within
+    # a run, and a ratio against a figure taken minutes apart drifts with it.
+    engine_samples = [engine_cpu_per_action()]
+    print(engine_line(engine_samples[0]))
+    windows: list[Window] = []
+    engine_of: dict[int, float] = {}
     with EmbeddedRedis() as server, tempfile.TemporaryDirectory() as logs:
         redis = Redis.from_url(server.url)
+        clients = Redis.from_url(server.url, **({"connection_class": CountingConnection}
+                                                if CountingConnection else {}))
+        services = ServiceProcesses(server.url, Path(logs))
         try:
-            async with ServiceProcesses(server.url, Path(logs)).running(redis):
-                await one_load(redis, 5, seed=999)  # warm-up: imports, scripts, caches
-                print("concurrent matches | accepted actions/s | p50 ms | p99 ms | actions")
+            async with services.running(redis):
+                bench = Bench(redis, clients, server, services)
+                await bench.one_load(5, seed=999)  # warm-up: imports, scripts, caches
                 for i, concurrent in enumerate(loads):
-                    rate, p50, p99, actions = await one_load(redis, concurrent, seed=i)
-                    print(f"{concurrent:>18} | {rate:>18,.0f} | {p50:>6.1f} | {p99:>6.1f} | "
-                          f"{actions}")
+                    w = await bench.one_load(concurrent, seed=i)
+                    engine_samples.append(engine_cpu_per_action())
+                    engine_of[i] = (engine_samples[-2] + engine_samples[-1]) / 2 * 1e6
+                    windows.append(w)
+                    print_window(w, engine_of[i])
         finally:
+            await clients.aclose()
             await redis.aclose()
+    names = list(windows[0].cpu_us) if windows else []
+    print("\nconcurrent | actions/s | p50 ms | p99 ms | " + " | ".join(names)
+          + " | total µs | engine µs | × engine | sent/action | calls/action")
+    for i, w in enumerate(windows):
+        engine_us = engine_of[i]
+        sent = "n/a" if w.sent is None else f"{'≈' if w.estimated else ''}{w.sent:.2f}"
+        print(f"{w.concurrent:>10} | {w.rate:>9,.0f} | {w.p50:>6.1f} | {w.p99:>6.1f} | "
+              + " | ".join(f"{w.cpu_us[n]:,.0f}" for n in names)
+              + f" | {w.total_cpu_us:,.0f} | {engine_us:.1f} | {w.total_cpu_us / engine_us:.1f}"
+              f" | {sent} | "
+              f"{sum(w.calls.values()) / w.actions:.2f}")
+    for i, w in enumerate(windows):
+        if w.concurrent == 100:
+            print(f"cpu ratio {w.total_cpu_us / engine_of[i]:.1f}")
+            print(f"redis commands sent per action {'n/a' if w.sent is None else f'{w.sent:.2f}'}")
 
 
 if __name__ == "__main__":
-    levels = [int(x) for x in sys.argv[1:]] or [1, 10, 50, 100]
+    levels = [int(x) for x in sys.argv[1:]] or [1, 10, 50, 100, 200]
     asyncio.run(main(levels))

@@ -22,7 +22,6 @@ from siege.eventlog.keys import (
     AUDIENCES,
     COMMANDS_STREAM,
     DEAD_LETTER_STREAM,
-    RULES_STREAM,
     SEAT_SECRET_KEY,
     SHARDS,
     bus_key,
@@ -48,7 +47,7 @@ _encode = msgspec.msgpack.encode
 
 def consumed_streams() -> list[tuple[str, str]]:
     """Every (stream, group) the four services consume."""
-    return [(COMMANDS_STREAM, "match"), (RULES_STREAM, "rules")] + [
+    return [(COMMANDS_STREAM, "match"), (COMMANDS_STREAM, "rules")] + [
         (bus_key(shard, audience), audience) for audience in AUDIENCES for shard in range(SHARDS)
     ]
 

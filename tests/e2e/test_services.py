@@ -28,7 +28,6 @@ from siege.eventlog.keys import (
     DEAD_LETTER_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
-    RULES_STREAM,
     SHARDS,
     bus_key,
     inbox_key,
@@ -55,7 +54,7 @@ def config(seed: int, matches: int = 6, game: str = "castle-dash", players: int 
 
 
 def streams_of(service: str) -> list[str]:
-    own = {"match": [COMMANDS_STREAM], "rules": [RULES_STREAM]}.get(service, [])
+    own = [COMMANDS_STREAM] if service in ("match", "rules") else []
     buses = [bus_key(shard, service) for shard in range(SHARDS)] if service in AUDIENCES else []
     return own + buses
 
@@ -138,8 +137,8 @@ def test_bad_messages_are_dead_lettered_and_services_keep_serving(
             (COMMANDS_STREAM, {"m": b"\xc1\xff not msgpack"}),
             (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.launch_rockets"})}),
             (COMMANDS_STREAM, {"x": b"no message field"}),
-            (RULES_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action",
-                                                         "seat": "one"})}),
+            (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action",
+                                                            "seat": "one"})}),
         ]
         for stream, fields in garbage:
             await redis_client.xadd(stream, fields)
@@ -151,7 +150,9 @@ def test_bad_messages_are_dead_lettered_and_services_keep_serving(
     assert len(result.finished) == 3
     assert len(dead) == 4
     assert all(b"undecodable" in fields[b"reason"] for _, fields in dead)
-    assert {fields[b"stream"].decode() for _, fields in dead} == {COMMANDS_STREAM, RULES_STREAM}
+    # Both groups read the command stream; only the match service (message shape) dead-letters.
+    assert {(fields[b"stream"].decode(), fields[b"group"].decode()) for _, fields in dead} == {
+        (COMMANDS_STREAM, "match")}
     run(check_logs_views_and_results(redis_client, result.match_ids))
 
 

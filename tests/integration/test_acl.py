@@ -29,10 +29,10 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.keys import (
     COMMANDS_STREAM,
     RESULTS_STREAM,
-    RULES_STREAM,
     SEAT_SECRET_KEY,
     inbox_key,
     log_key,
+    seed_key,
     view_key,
 )
 from siege.eventlog.log import RedisEventLog
@@ -118,13 +118,13 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("client-alice", ("XREAD", "STREAMS", view_key("bob", "m", 0), "0-0")),
     ("client-alice", ("XRANGE", COMMANDS_STREAM, "-", "+")),  # other clients' tokens travel here
     ("client-alice", ("XREADGROUP", "GROUP", "g", "c", "STREAMS", COMMANDS_STREAM, ">")),
-    ("client-alice", ("XADD", RULES_STREAM, "*", "m", "x")),
     ("client-alice", ("XADD", inbox_key("alice"), "*", "m", "x")),
     ("client-alice", ("XRANGE", log_key("m"), "-", "+")),  # the full log holds hidden cards
     ("client-alice", ("GET", SEAT_SECRET_KEY)),
     ("client-alice", ("FLUSHALL",)),
     ("siege-dice", ("XRANGE", COMMANDS_STREAM, "-", "+")),
-    ("siege-rules", ("GET", SEAT_SECRET_KEY)),
+    ("siege-rules", ("GET", seed_key("m"))),  # only dice reads the dice seeds
+    ("siege-match", ("GET", seed_key("m"))),
     ("siege-scoring", ("XADD", log_key("m"), "0-9", "e", "x")),
     ("siege-match", ("FLUSHALL",)),
     ("siege-auditor", ("XADD", RESULTS_STREAM, "*", "m", "x")),

@@ -21,6 +21,8 @@ from siege.contracts.envelope import GENESIS, EventCodec, digest, seal
 from siege.contracts.events import MatchCreated, SeedCommitted
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.keys import (
+    AUDIENCES,
+    NO_POINTER,
     SHARDS,
     bus_key,
     log_key,
@@ -37,6 +39,7 @@ from siege.eventlog.log import (
     RedisEventLog,
     SideKeyTakenError,
 )
+from siege.eventlog.pipelined import PipelinedRedis
 
 pytestmark = pytest.mark.integration
 
@@ -69,10 +72,13 @@ def ids_on_distinct_shards(count: int) -> list[str]:
     return list(by_shard.values())
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "pipelined", "memory"])
 def log(request: pytest.FixtureRequest) -> EventLog:
     if request.param == "redis":
         return request.getfixturevalue("event_log")
+    if request.param == "pipelined":  # the services' hot path: one auto-pipelined connection
+        client = request.getfixturevalue("redis_client")
+        return RedisEventLog(client, pipelined=PipelinedRedis.like(client))
     return MemoryEventLog()
 
 
@@ -213,6 +219,19 @@ def test_each_append_leaves_one_bus_pointer_with_first_and_last(log: EventLog, r
     assert run(log.read_bus(other)) == []
 
 
+def test_an_append_for_no_audience_leaves_no_pointer_anywhere(log: EventLog, run: Run) -> None:
+    shard = shard_of("m1")
+    first = chain("m1", 0, ZERO_HASH, 1)
+    second = chain("m1", 1, first[-1][1], 2)
+    run(log.append("m1", 0, ZERO_HASH, first, audience="rules"))
+    run(log.append("m1", 1, first[-1][1], second, audience=NO_POINTER))  # the writer goes on
+
+    assert len(run(log.read("m1"))) == 3
+    assert [(f, last) for _, _, f, last in run(log.read_bus(shard, audience="rules"))] == [(1, 1)]
+    for audience in (None, *AUDIENCES):
+        assert all(last == 1 for *_, last in run(log.read_bus(shard, audience=audience)))
+
+
 def test_side_value_is_stored_with_the_events(log: EventLog, run: Run) -> None:
     key = seed_key("m1")
     entries = chain("m1", 0, ZERO_HASH, 1)
@@ -301,8 +320,9 @@ async def _race(a: EventLog, b: EventLog, rounds: int) -> int:
     return len(entries)
 
 
+@pytest.mark.parametrize("pipelined", [False, True])
 def test_two_connections_race_and_exactly_one_append_wins_each_round(
-    redis_url: str, run: Run
+    redis_url: str, run: Run, pipelined: bool
 ) -> None:
     async def main() -> None:
         async with (
@@ -310,7 +330,11 @@ def test_two_connections_race_and_exactly_one_append_wins_each_round(
             redis.asyncio.Redis.from_url(redis_url) as client_b,
         ):
             await client_a.flushdb()
-            log_a, log_b = RedisEventLog(client_a), RedisEventLog(client_b)
+            if pipelined:
+                log_a = RedisEventLog(client_a, pipelined=PipelinedRedis.like(client_a))
+                log_b = RedisEventLog(client_b, pipelined=PipelinedRedis.like(client_b))
+            else:
+                log_a, log_b = RedisEventLog(client_a), RedisEventLog(client_b)
             assert await _race(log_a, log_b, rounds=300) == 300
             pointers = await log_a.read_bus(shard_of("race"))
             assert [(f, last) for _, _, f, last in pointers] == [(n, n) for n in range(1, 301)]

@@ -13,6 +13,7 @@ from siege.engine.codecs import action_list_decoder
 from siege.eventlog.keys import RESULTS_STREAM, view_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import FixedClock
+from siege.hosting.seats import seat_token
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
@@ -22,6 +23,7 @@ from siegeworks.transport.redis_bus import RedisBus
 
 Run = Callable[[Awaitable[Any]], Any]
 MATCH = "redeliver-1"
+SECRET = b"seat secret"
 
 
 def seat_key(match_id: str, seat: int) -> str:
@@ -30,8 +32,10 @@ def seat_key(match_id: str, seat: int) -> str:
 
 def contexts(client: redis.asyncio.Redis) -> dict[str, ServiceContext]:
     log, bus = RedisEventLog(client), RedisBus(client)
-    return {n: ServiceContext.create(n, log, bus, FixedClock(0))
-            for n in ("match", "rules", "dice", "scoring")}
+    ctx = {n: ServiceContext.create(n, log, bus, FixedClock(0))
+           for n in ("match", "rules", "dice", "scoring")}
+    ctx["match"].seat_secret = ctx["rules"].seat_secret = SECRET  # signs and checks tokens
+    return ctx
 
 
 async def settle(ctx: dict[str, ServiceContext], vault: dice.SeedVault) -> None:
@@ -69,7 +73,8 @@ def test_every_handler_is_idempotent(redis_client: redis.asyncio.Redis, run: Run
         prompt = bus_decoder.decode(prompts[-1][1][b"m"])
         legal = action_list_decoder("castle-dash").decode(msgspec.msgpack.encode(prompt.legal))
         cmd = SubmitAction(match_id=MATCH, seat=seat, decision=prompt.decision,
-                           command_id="c-1", action=msgspec.msgpack.encode(legal[0]))
+                           command_id="c-1", action=msgspec.msgpack.encode(legal[0]),
+                           token=seat_token(SECRET, MATCH, seat))
         await rules.on_submit_action(ctx["rules"], cmd)
         after_once = await log.read(MATCH)
         assert len(after_once) > len(before)

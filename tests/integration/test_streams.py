@@ -11,7 +11,7 @@ import contextlib
 import inspect
 import random
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -21,6 +21,7 @@ import redis.asyncio
 from siege.contracts.messages import CommandRefused, LogAppended, Message, bus_encoder
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import REPLIES_STREAM, RESULTS_STREAM, inbox_key
+from siege.eventlog.pipelined import PipelinedRedis
 from siegeworks.transport.redis_bus import NOTICE_CAP, RedisBus
 from siegeworks.transport.streams import (
     CONSUMER_ENV,
@@ -80,6 +81,19 @@ class Recorder:
         return [entry_id for _, entry_id, _ in self.seen]
 
 
+TRANSPORT = {"pipelined": False}
+
+
+@pytest.fixture(autouse=True, params=["redis-py", "pipelined"])
+def transport(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every consumer test runs both ways: redis-py for every command, and as the services run
+    it (acks on the auto-pipelined connection, reads on one of the consumer's own that also
+    carries the previous batch's acks)."""
+    TRANSPORT["pipelined"] = request.param == "pipelined"
+    yield request.param
+    TRANSPORT["pipelined"] = False
+
+
 def make_consumer(
     r: Redis, handler: Any, name: str = "svc-0", streams: list[str] | None = None, **kw: Any
 ) -> StreamConsumer[Message]:
@@ -88,6 +102,8 @@ def make_consumer(
     options: dict[str, Any] = {
         "batch": 10, "block_ms": 50, "claim_idle_ms": 60_000, "dead_letter_stream": DEAD,
     }
+    if TRANSPORT["pipelined"]:
+        options.update(pipelined=PipelinedRedis.like(r), reads=PipelinedRedis.like(r))
     options.update(kw)
     return StreamConsumer(r, streams or [STREAM], GROUP, name, handler, **options)
 

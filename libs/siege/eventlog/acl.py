@@ -18,7 +18,6 @@ from siege.eventlog.keys import (
     REPLIES_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
-    RULES_STREAM,
     SEAT_SECRET_KEY,
     client_prefix,
 )
@@ -45,13 +44,15 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
-        f"%RW~{COMMANDS_STREAM}", f"%W~{RULES_STREAM}", *_APPENDS, "%RW~{s*}:lobby:*",
+        f"%RW~{COMMANDS_STREAM}", *_APPENDS, "%RW~{s*}:lobby:*",
         f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}",
         f"%W~{REPLIES_STREAM}", *_COMMON,
     ),
     "rules": (
-        f"%RW~{RULES_STREAM}", "%RW~{s*}:bus:rules", *_APPENDS, f"%RW~{DEADLINES_KEY}",
-        f"%W~{_CLIENTS}", f"%W~{REPLIES_STREAM}", *_COMMON,
+        # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
+        # and are checked against the seat secret, which either service may create first.
+        f"%RW~{COMMANDS_STREAM}", f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules", *_APPENDS,
+        f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", f"%W~{REPLIES_STREAM}", *_COMMON,
     ),
     "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", *_COMMON),
     "scoring": (

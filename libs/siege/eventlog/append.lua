@@ -1,7 +1,8 @@
 -- Appends a batch of events to one match log with compare-and-set on the head.
 --
 -- KEYS[1] match log stream      ({sN}:log:<match_id>)
--- KEYS[2] shard bus stream      ({sN}:bus)
+-- KEYS[2] shard bus stream      ({sN}:bus or {sN}:bus:<audience>); {sN}:bus:none writes no
+--                               pointer (the writer itself does what the events call for next)
 -- KEYS[3] shard match index     ({sN}:matches, sorted set, every score 0)
 -- KEYS[4] optional side key     ({sN}:seed:<match_id>, the secret dice seed)
 -- ARGV    match_id, expected_seq, expected_hash (32 raw bytes; 0 and 32 zero bytes for an empty
@@ -105,8 +106,10 @@ for i = 1, n do
         "e", ARGV[3 + 2 * i], "h", ARGV[4 + 2 * i])
 end
 -- The bus carries a pointer, never a copy: readers fetch the events from the log itself.
-redis.call("XADD", bus_key, "*", "m", match_id,
-    "f", string.format("%d", expected_seq + 1), "l", string.format("%d", seq))
+if string.sub(bus_key, -9) ~= ":bus:none" then
+    redis.call("XADD", bus_key, "*", "m", match_id,
+        "f", string.format("%d", expected_seq + 1), "l", string.format("%d", seq))
+end
 redis.call("ZADD", matches_key, 0, match_id)
 if side_key ~= nil then
     redis.call("SET", side_key, side_value, "NX")

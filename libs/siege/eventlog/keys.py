@@ -40,12 +40,18 @@ AUDIENCES = ("rules", "dice", "scoring")
 service reads (and folds) pointers it has nothing to do about."""
 
 
+NO_POINTER = "none"
+"""The audience of an append whose writer does itself what the events call for next (the rules
+service prompting after an action it appended): the script writes no pointer at all. Its key,
+``{sN}:bus:none``, only names the choice in the script's call and is never written."""
+
+
 def bus_key(shard: int, audience: str | None = None) -> str:
     """The shard's bus stream of append pointers (match id, first seq, last seq): the general
-    one, or the one read by ``audience``."""
+    one, or the one read by ``audience`` (``NO_POINTER``: the name that means none)."""
     if audience is None:
         return f"{_tag(shard)}:bus"
-    if audience not in AUDIENCES:
+    if audience not in AUDIENCES and audience != NO_POINTER:
         raise ValueError(f"unknown audience {audience!r}")
     return f"{_tag(shard)}:bus:{audience}"
 
@@ -105,7 +111,6 @@ def view_key(client: str, match_id: str, seat: int) -> str:
 
 # Streams that are not per match: commands in, rejections and results out.
 COMMANDS_STREAM = "siege:commands"
-RULES_STREAM = "siege:rules"
 REPLIES_STREAM = "siege:replies"
 RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"

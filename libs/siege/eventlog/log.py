@@ -22,7 +22,8 @@ from typing import Any, Protocol
 import msgspec
 from redis.asyncio import Redis
 
-from siege.eventlog.keys import SHARDS, bus_key, log_key, matches_key, shard_of
+from siege.eventlog.keys import NO_POINTER, SHARDS, bus_key, log_key, matches_key, shard_of
+from siege.eventlog.pipelined import PipelinedRedis
 
 ZERO_HASH = bytes(32)
 """The expected hash of an empty log (the same value as ``siege.contracts.envelope.GENESIS``)."""
@@ -151,7 +152,8 @@ class RedisEventLog(EventLog):
     ``redis`` must return bytes (``decode_responses=False``): stored events are msgpack.
     """
 
-    def __init__(self, redis: Redis, *, page_size: int = READ_PAGE) -> None:
+    def __init__(self, redis: Redis, *, page_size: int = READ_PAGE,
+                 pipelined: PipelinedRedis | None = None) -> None:
         if redis.connection_pool.connection_kwargs.get("decode_responses"):
             raise ValueError("RedisEventLog needs a client with decode_responses=False")
         self._redis = redis
@@ -167,6 +169,14 @@ class RedisEventLog(EventLog):
         for command in ("XRANGE", "XREVRANGE"):
             self._raw.set_response_callback(command, _raw_reply)
         self._page = page_size
+        # The services' hot path: appends and reads of many matches at once share one write
+        # and one wake-up (see siege.eventlog.pipelined) instead of a round trip each.
+        self._pipelined = pipelined
+
+    async def _command(self, *args: bytes | str | int) -> Any:
+        if self._pipelined is not None:
+            return await self._pipelined.execute(*args)
+        return await self._raw.execute_command(*args)
 
     async def append(
         self,
@@ -187,7 +197,10 @@ class RedisEventLog(EventLog):
         if side is not None:
             keys.append(side[0])
             args.append(side[1])
-        reply = await self._append(keys=keys, args=args)
+        if self._pipelined is not None:
+            reply = await self._pipelined.run_script(_APPEND_LUA, keys, args)
+        else:
+            reply = await self._append(keys=keys, args=args)
         code = reply[0]
         if code == 1:
             return int(reply[1])
@@ -203,9 +216,7 @@ class RedisEventLog(EventLog):
         out: list[tuple[int, bytes, bytes]] = []
         start = after_seq + 1
         while True:
-            page = await self._raw.execute_command(
-                "XRANGE", key, f"0-{start}", "+", "COUNT", self._page
-            )
+            page = await self._command("XRANGE", key, f"0-{start}", "+", "COUNT", self._page)
             # Fields are always written as e, h in that order by append.lua, so positional
             # access is safe; ids are b"0-<seq>", and int() accepts the bytes digits directly.
             out.extend([(int(eid[2:]), f[1], f[3]) for eid, f in page])
@@ -221,7 +232,7 @@ class RedisEventLog(EventLog):
         return out
 
     async def head(self, match_id: str) -> tuple[int, bytes]:
-        last = await self._raw.execute_command("XREVRANGE", log_key(match_id), "+", "-", "COUNT", 1)
+        last = await self._command("XREVRANGE", log_key(match_id), "+", "-", "COUNT", 1)
         if not last:
             return 0, ZERO_HASH
         eid, fields = last[0]
@@ -237,7 +248,7 @@ class RedisEventLog(EventLog):
         return sorted(m.decode("utf-8") for page in pages for m in page)
 
     async def get_side(self, key: str) -> bytes | None:
-        value = await self._redis.get(key)
+        value = await self._command("GET", key)
         return None if value is None else bytes(value)
 
     async def read_bus(
@@ -290,9 +301,11 @@ class MemoryEventLog(EventLog):
         self._logs[match_id] = log
         shard = shard_of(match_id)
         # Redis ids are "<ms>-<n>"; a counter in the ms part keeps them ordered and parseable.
-        self._bus_counter += 1
-        self._bus[shard].append((f"{self._bus_counter}-0", match_id, expected_seq + 1, len(log)))
-        self._bus_audience[shard].append(audience)
+        if audience != NO_POINTER:
+            self._bus_counter += 1
+            self._bus[shard].append(
+                (f"{self._bus_counter}-0", match_id, expected_seq + 1, len(log)))
+            self._bus_audience[shard].append(audience)
         self._matches[shard].add(match_id)
         if side is not None:
             self._side.setdefault(side[0], bytes(side[1]))

@@ -10,12 +10,15 @@ from collections.abc import Callable, Sequence
 
 from siege.contracts.envelope import EventCodec, seal
 from siege.contracts.events import Event
+from siege.eventlog.keys import NO_POINTER
 from siege.eventlog.log import AppendConflict, EventLog
 from siege.hosting.audience import next_owner
 from siege.hosting.clock import Clock
 from siege.hosting.match_state import MatchState, fold
 
 CORE_CODEC = EventCodec()
+FollowUp = Callable[[MatchState], Event | None]
+"""What a state owes right after an append (the rules' chance request or end), if anything."""
 
 
 def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) -> None:
@@ -26,8 +29,13 @@ def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) 
 
 
 class MatchLoader:
-    def __init__(self, log: EventLog, clock: Clock, light: bool = False) -> None:
+    def __init__(self, log: EventLog, clock: Clock, light: bool = False,
+                 writer: str | None = None) -> None:
         self.log = log
+        # The service appending through this loader: an append whose next owner is the writer
+        # itself leaves no pointer, since the writer goes on at once (and a redelivery of what
+        # it handled would make it go on again).
+        self.writer = writer
         self.clock = clock
         self.light = light
         self._cache: dict[str, MatchState] = {}
@@ -44,21 +52,55 @@ class MatchLoader:
         self._cache.pop(match_id, None)
 
     async def append(
-        self, ms: MatchState, events: Sequence[Event], side: tuple[str, bytes] | None = None
+        self, ms: MatchState, events: Sequence[Event], side: tuple[str, bytes] | None = None,
+        follow_up: FollowUp | None = None,
     ) -> bool:
-        """Appends after the cached head; folds on success, forgets the cache on a conflict."""
+        """Appends after the cached head; folds on success, forgets the cache on a conflict.
+
+        With ``follow_up``, the events are folded first and the one event the new state owes
+        (if any) goes in the same append: one script call instead of two. The fold then comes
+        before the write, so a lost compare-and-set or a failed call forgets the state it
+        touched, and the next load re-reads the log.
+        """
         codec = ms.codec or CORE_CODEC
-        sealed = seal(codec, ms.match_id, ms.head_seq, ms.head_hash, events, self.clock.now_ms())
-        result = await self.log.append(
-            ms.match_id, ms.head_seq, ms.head_hash, [(s, h) for _, s, h in sealed], side,
-            audience=next_owner(events[-1]),
-        )
+        at = self.clock.now_ms()
+        head_seq, head_hash = ms.head_seq, ms.head_hash
+        sealed = seal(codec, ms.match_id, head_seq, head_hash, events, at)
+        written = list(events)
+        if follow_up is not None:
+            try:
+                for (seq, _, digest), event in zip(sealed, events, strict=True):
+                    fold(ms, seq, digest, event)
+                more = follow_up(ms)
+                if more is not None:
+                    (seq, stored, digest), = seal(codec, ms.match_id, ms.head_seq, ms.head_hash,
+                                                  [more], at)
+                    fold(ms, seq, digest, more)
+                    sealed.append((seq, stored, digest))
+                    written.append(more)
+            except BaseException:
+                self.forget(ms.match_id)
+                raise
+        try:
+            result = await self.log.append(
+                ms.match_id, head_seq, head_hash, [(s, h) for _, s, h in sealed], side,
+                audience=self._audience(written[-1]),
+            )
+        except BaseException:
+            if follow_up is not None:
+                self.forget(ms.match_id)
+            raise
         if isinstance(result, AppendConflict):
             self.forget(ms.match_id)
             return False
-        for (seq, _, digest), event in zip(sealed, events, strict=True):
-            fold(ms, seq, digest, event)
+        if follow_up is None:
+            for (seq, _, digest), event in zip(sealed, events, strict=True):
+                fold(ms, seq, digest, event)
         return True
+
+    def _audience(self, last: Event) -> str:
+        owner = next_owner(last)
+        return NO_POINTER if owner == self.writer else owner
 
     async def append_owed(
         self,
@@ -69,6 +111,7 @@ class MatchLoader:
         *,
         min_seq: int | None = None,
         optimistic: bool = False,
+        follow_up: FollowUp | None = None,
     ) -> tuple[MatchState, bool]:
         """Appends what ``owe`` derives from the current log, re-deriving after a lost race.
 
@@ -92,7 +135,7 @@ class MatchLoader:
                 if trusted and optimistic:
                     continue  # ask again on a fresh read before saying no
                 return ms, False
-            if await self.append(ms, events, side(ms)):
+            if await self.append(ms, events, side(ms), follow_up):
                 return ms, True
         raise AppendContentionError(f"{match_id}: head kept moving over {attempts} attempts")
 

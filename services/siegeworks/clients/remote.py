@@ -12,20 +12,26 @@ from collections.abc import Awaitable, Callable
 from redis.asyncio import Redis
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
+from siege.eventlog.pipelined import PipelinedRedis, bulk
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 
 
 class SeatReader:
     def __init__(self, redis: Redis, block_ms: int = 500,
-                 on_prompt: Callable[[str], None] | None = None) -> None:
+                 on_prompt: Callable[[str], None] | None = None,
+                 pipelined: PipelinedRedis | None = None) -> None:
         self.redis = redis
+        # A connection of its own for the blocking XREAD, when given: raw replies, so hundreds
+        # of seats' entries are not first turned into dicts by redis-py.
+        self.pipelined = pipelined
         self.on_prompt = on_prompt  # sees the match id of every prompt (latency probes)
         self.block_ms = block_ms
         self._handlers: dict[str, PromptHandler] = {}
         self._cursor: dict[str, str] = {}
         self.handled = 0  # prompts handed to seats, for progress and stall detection
         self._followed: dict[str, str] = {}
+        self._packed: dict[str, tuple[str, bytes, bytes]] = {}  # key -> (cursor, key, cursor)
 
     def subscribe_seat(self, stream: str, handler: PromptHandler) -> None:
         """Reads a seat's prompts from ``stream`` (``view_key``, or a grant's ``stream``)."""
@@ -35,6 +41,21 @@ class SeatReader:
     def drop_seat(self, stream: str) -> None:
         self._handlers.pop(stream, None)
         self._cursor.pop(stream, None)
+        self._packed.pop(stream, None)
+
+    def _packed_read(self, streams: dict[str, str]) -> bytes:
+        """XREAD over ``streams`` in RESP, from packed pieces kept per key and per cursor: a
+        client with hundreds of seats would otherwise spend most of a poll packing it."""
+        head = [b"*%d\r\n" % (6 + 2 * len(streams)),
+                *(bulk(a) for a in ("XREAD", "COUNT", 200, "BLOCK", self.block_ms, "STREAMS"))]
+        keys, ids = [], []
+        for key, cursor in streams.items():
+            packed = self._packed.get(key)
+            if packed is None or packed[0] != cursor:
+                packed = self._packed[key] = (cursor, bulk(key), bulk(cursor))
+            keys.append(packed[1])
+            ids.append(packed[2])
+        return b"".join(head + keys + ids)
 
     async def cursor_of(self, stream: str) -> str:
         """The id after which entries written from now on will appear."""
@@ -49,12 +70,19 @@ class SeatReader:
         """One XREAD over every seat and followed stream; runs the prompt handlers and returns
         the messages of the followed streams."""
         streams = {**self._cursor, **self._followed}
-        reply = await self.redis.xread(streams, count=200, block=self.block_ms)  # type: ignore[arg-type]
+        if self.pipelined is not None:
+            reply = await self.pipelined.send_packed(self._packed_read(streams))
+            reply = [(key, [(eid, _field_m(flat)) for eid, flat in entries])
+                     for key, entries in reply or ()]
+        else:
+            reply = [(key, [(eid, fields[b"m"]) for eid, fields in entries])
+                     for key, entries in await self.redis.xread(
+                         streams, count=200, block=self.block_ms) or ()]  # type: ignore[arg-type]
         others: list[Message] = []
-        for raw_key, entries in reply or ():
+        for raw_key, entries in reply:
             key = raw_key.decode()
-            for entry_id, fields in entries:
-                message = bus_decoder.decode(fields[b"m"])
+            for entry_id, body in entries:
+                message = bus_decoder.decode(body)
                 if key in self._followed:
                     self._followed[key] = entry_id.decode()
                     others.append(message)
@@ -67,3 +95,11 @@ class SeatReader:
                         self.on_prompt(message.match_id)
                     await handler(message)
         return others
+
+
+def _field_m(flat: list[bytes]) -> bytes:
+    """Field ``m`` of an entry's flat [field, value, ...] list (raw XREAD reply)."""
+    for i in range(0, len(flat) - 1, 2):
+        if flat[i] == b"m":
+            return flat[i + 1]
+    raise KeyError("m")

@@ -6,8 +6,6 @@ Everything about a game is left to the rules service.
 from __future__ import annotations
 
 from siege.contracts.messages import (
-    MAX_ACTION_BYTES,
-    ActionRejected,
     CreateMatch,
     JoinMatch,
     LogAppended,
@@ -18,8 +16,7 @@ from siege.contracts.messages import (
 from siege.contracts.rejections import RejectionCode
 from siege.hosting.lobby import Lobby, Refusal, claim, created_event, seat_holders
 from siege.hosting.match_state import MatchState
-from siege.hosting.seats import check_token
-from siegeworks.bus import LOG, RULES, reply_topic
+from siegeworks.bus import LOG
 from siegeworks.context import ServiceContext
 from siegeworks.match.notices import grant, refuse
 from siegeworks.match.registration import on_register_entrant
@@ -97,26 +94,6 @@ async def rejoin(ctx: ServiceContext, ms: MatchState, cmd: JoinMatch) -> None:
                      Refusal(RejectionCode.MATCH_FULL, "the match has started"))
 
 
-def check_command(ctx: ServiceContext, cmd: SubmitAction) -> tuple[RejectionCode, str] | None:
-    """What the match service refuses before any game is consulted."""
-    if len(cmd.action) > MAX_ACTION_BYTES:
-        return RejectionCode.MALFORMED, f"action over {MAX_ACTION_BYTES} bytes"
-    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
-        return RejectionCode.BAD_TOKEN, "no valid token for this seat of this match"
-    return None
-
-
-async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
-    refused = check_command(ctx, cmd)
-    if refused is None:
-        await ctx.bus.publish(RULES, cmd)
-        return
-    code, detail = refused
-    await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
-        match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=code,
-        detail=detail))
-
-
 async def on_command(ctx: ServiceContext, message: Message) -> None:
     """Everything a client writes on the command stream."""
     if isinstance(message, CreateMatch):
@@ -124,7 +101,7 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
     elif isinstance(message, JoinMatch):
         await on_join_match(ctx, message)
     elif isinstance(message, SubmitAction):
-        await on_submit_action(ctx, message)
+        pass  # the rules service reads actions from this same stream, in its own group
     elif isinstance(message, RegisterEntrant):
         await on_register_entrant(ctx, message)
     else:  # a notice is no command: nobody to answer, so the log line is all

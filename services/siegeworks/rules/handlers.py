@@ -11,30 +11,68 @@ from collections.abc import Sequence
 import msgspec
 
 from siege.contracts.events import Event
-from siege.contracts.messages import ActionRejected, LogAppended, SeatPrompted, SubmitAction
+from siege.contracts.messages import (
+    MAX_ACTION_BYTES,
+    ActionRejected,
+    LogAppended,
+    Message,
+    SeatPrompted,
+    SubmitAction,
+)
+from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import view_key
 from siege.hosting.clocks import deadline_member, timeout_ms
 from siege.hosting.match_state import MatchState
 from siege.hosting.rules import Rejection, accept_action, expected_follow_up
+from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
 
 _encoder = msgspec.msgpack.Encoder()
 
 
+def check_command(ctx: ServiceContext, cmd: SubmitAction) -> Rejection | None:
+    """What is refused before the match's log is consulted: an oversized action, a token that
+    is not this seat's (checked here, where the action is taken, so a command travels one hop
+    from its client; see docs/decisions/0005-the-hot-path.md)."""
+    if len(cmd.action) > MAX_ACTION_BYTES:
+        return Rejection(RejectionCode.MALFORMED, f"action over {MAX_ACTION_BYTES} bytes")
+    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
+        return Rejection(RejectionCode.BAD_TOKEN, "no valid token for this seat of this match")
+    return None
+
+
+async def on_command(ctx: ServiceContext, message: Message) -> None:
+    """The command stream: actions are the rules' own; everything else is the match service's
+    (which reads the same stream in a group of its own)."""
+    if isinstance(message, SubmitAction):
+        await on_submit_action(ctx, message)
+
+
+async def reject(ctx: ServiceContext, cmd: SubmitAction, refused: Rejection) -> None:
+    await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
+        match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=refused.code,
+        detail=refused.detail))
+
+
 async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
+    refused = check_command(ctx, cmd)
+    if refused is not None:
+        await reject(ctx, cmd, refused)
+        return
     outcome: list[Event] | Rejection = []
+    head = 0
 
     def owe(ms: MatchState) -> Sequence[Event] | None:
-        nonlocal outcome
-        outcome = accept_action(ms, cmd)
+        nonlocal outcome, head
+        outcome, head = accept_action(ms, cmd), ms.head_seq
         return outcome if isinstance(outcome, list) else None
 
-    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, optimistic=True)
+    # What follows the action (a chance request, the end) goes in the same append.
+    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, optimistic=True,
+                                                follow_up=expected_follow_up)
     if isinstance(outcome, Rejection):
-        await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
-            match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id,
-            code=outcome.code, detail=outcome.detail))
+        await reject(ctx, cmd, outcome)
         if ms.created is None:  # no such match: nothing owed, nothing worth caching
             ctx.loader.forget(cmd.match_id)
             return
@@ -44,9 +82,9 @@ async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
             match_id=cmd.match_id, first=ms.head_seq, last=ms.head_seq))
     elif appended:
         await ctx.bus.clear_deadline(deadline_member(cmd.match_id, cmd.seat, cmd.decision))
-        note = await announce(ctx, ms, len(outcome))
-        # What follows the action (a chance request, the end, the next prompts) is derived at
-        # once instead of a hop later; the pointer, when it arrives, then finds nothing owed.
+        note = await announce(ctx, ms, ms.head_seq - head)
+        # The next prompts are sent at once: the append left no pointer back to this service
+        # (on one bus in one process it does, and then finds nothing owed).
         await on_log_appended(ctx, note)
 
 

@@ -12,6 +12,7 @@ any language can read and write them. Two topics are special:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from redis.exceptions import ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
 from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, REPLIES_STREAM, bus_key, shard_of
+from siege.eventlog.pipelined import PipelinedRedis
 from siegeworks import bus as topics
 
 NOTICE_CAP = 10_000
@@ -39,13 +41,35 @@ def pointer_fields(note: LogAppended) -> dict[str, str]:
     return {"m": note.match_id, "f": str(note.first), "l": str(note.last)}
 
 
+def net_deadlines(changes: list[tuple[str, int | None]]) -> tuple[list[str], dict[str, int]]:
+    """A batch's clock changes, in order, as one ZREM and one ZADD NX: the members whose last
+    change clears them, and the others with their earliest due time (as NX would keep it).
+
+    So a batch costs two commands for its deadlines however many decisions it answered and
+    prompted, instead of two per decision.
+    """
+    last: dict[str, int | None] = {}
+    for member, due in changes:
+        if due is None:
+            last[member] = None
+        else:
+            previous = last.get(member)
+            last[member] = due if previous is None else min(previous, due)
+    cleared = [member for member, due in last.items() if due is None]
+    return cleared, {member: due for member, due in last.items() if due is not None}
+
+
 class RedisBus:
     """Publishes onto streams. With ``buffered``, messages wait for :meth:`flush`, which sends
     a whole batch's output in one pipeline (the consumer flushes before it acks its inputs)."""
 
-    def __init__(self, redis: Redis, buffered: bool = False) -> None:
+    def __init__(self, redis: Redis, buffered: bool = False,
+                 pipelined: PipelinedRedis | None = None) -> None:
         self.redis = redis
         self.buffered = buffered
+        # When given, a flush shares the write of everything else this pass of the event loop
+        # sends (the other matches' appends and flushes) instead of a round trip of its own.
+        self.pipelined = pipelined
         self._out: list[tuple[str, dict[str, Any], str]] = []
         self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
         self._retire: list[tuple[str, int]] = []  # (stream, seconds left)
@@ -94,25 +118,56 @@ class RedisBus:
         deadlines, self._deadlines = self._deadlines, []
         retire, self._retire = self._retire, []
         flushed, self._on_flushed = self._on_flushed, []
+        if self.pipelined is not None:
+            replies = await self._send_pipelined(out, deadlines, retire)
+        else:
+            replies = await self._send_pipeline(out, deadlines, retire)
+        for reply in replies:
+            # A seat's prompt for a decision it was already sent is refused by its id: that is
+            # the deduplication, not a failure.
+            if isinstance(reply, ResponseError) and "equal or smaller" in str(reply):
+                continue
+            if isinstance(reply, BaseException):
+                raise reply
+        for done in flushed:
+            done()
+
+    async def _send_pipelined(self, out: list[tuple[str, dict[str, Any], str]],
+                              deadlines: list[tuple[str, int | None]],
+                              retire: list[tuple[str, int]]) -> list[Any]:
+        assert self.pipelined is not None
+        send = self.pipelined.send
+        futures = []
+        for key, fields, entry_id in out:
+            cap = capped(key)
+            head: list[Any] = ["XADD", key] if cap is None else ["XADD", key, "MAXLEN", "~", cap]
+            flat = [part for pair in fields.items() for part in pair]
+            futures.append(send([*head, entry_id, *flat]))
+        cleared, scheduled = net_deadlines(deadlines)
+        if cleared:
+            futures.append(send(["ZREM", DEADLINES_KEY, *cleared]))
+        if scheduled:  # NX: a repeated prompt never pushes a clock further out
+            pairs = [part for member, due in scheduled.items() for part in (due, member)]
+            futures.append(send(["ZADD", DEADLINES_KEY, "NX", *pairs]))
+        for key, after_s in retire:
+            futures.append(send(["EXPIRE", key, after_s]))
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    async def _send_pipeline(self, out: list[tuple[str, dict[str, Any], str]],
+                             deadlines: list[tuple[str, int | None]],
+                             retire: list[tuple[str, int]]) -> list[Any]:
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
                 pipe.xadd(key, fields, id=entry_id,  # type: ignore[arg-type]
                           maxlen=capped(key), approximate=True)
-            for member, due in deadlines:
-                if due is None:
-                    pipe.zrem(DEADLINES_KEY, member)
-                else:  # NX: a repeated prompt never pushes a clock further out
-                    pipe.zadd(DEADLINES_KEY, {member: due}, nx=True)
+            cleared, scheduled = net_deadlines(deadlines)
+            if cleared:
+                pipe.zrem(DEADLINES_KEY, *cleared)
+            if scheduled:  # NX: a repeated prompt never pushes a clock further out
+                pipe.zadd(DEADLINES_KEY, scheduled, nx=True)  # type: ignore[arg-type]
             for key, after_s in retire:
                 pipe.expire(key, after_s)
-            replies = await pipe.execute(raise_on_error=False)
-        for reply in replies:
-            # A seat's prompt for a decision it was already sent is refused by its id: that is
-            # the deduplication, not a failure.
-            if isinstance(reply, ResponseError) and "equal or smaller" not in str(reply):
-                raise reply
-        for done in flushed:
-            done()
+            return list(await pipe.execute(raise_on_error=False))
 
     def subscribe(self, topic: str, handler: object) -> None:
         raise NotImplementedError("processes consume streams with a StreamConsumer")

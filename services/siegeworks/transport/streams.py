@@ -21,7 +21,15 @@ import asyncio
 import os
 import re
 import socket
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import (
+    Awaitable,
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import Any, Generic, TypeVar
 
 import structlog
@@ -31,6 +39,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
+from siege.eventlog.pipelined import PipelinedRedis
 
 MESSAGE_FIELD = b"m"
 """The field of a bus entry that holds the msgpack of one message."""
@@ -44,7 +53,8 @@ T = TypeVar("T")
 Handler = Callable[[str, str, T], Awaitable[None]]
 """``handler(stream, entry_id, decoded)``; returning acks the entry, raising leaves it pending."""
 Decode = Callable[[Fields], T]
-"""Turns an entry's raw fields into the handler's argument; raises on bad input (poison)."""
+"""Turns an entry's raw fields into the handler's argument (None: ack it, no handler runs);
+raises on bad input (poison)."""
 
 # Match logs are "{s<shard>}:log:<match_id>" (siege.eventlog.keys.log_key); trimming one would
 # destroy the only copy of a match, so trim_below_delivered refuses such keys outright.
@@ -187,6 +197,10 @@ class StreamConsumer(Generic[T]):
         logger: structlog.typing.FilteringBoundLogger | None = None,
         key: Callable[[Any], Hashable] | None = None,
         before_ack: Callable[[], Awaitable[None]] | None = None,
+        pipelined: PipelinedRedis | None = None,
+        not_ours_if_undecodable: Collection[str] = frozenset(),
+        reads: PipelinedRedis | None = None,
+        read_interval_ms: int = 0,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -207,6 +221,21 @@ class StreamConsumer(Generic[T]):
         self.max_deliveries = max_deliveries
         self.dead_letter_stream = dead_letter_stream
         self.dead_letter_maxlen = dead_letter_maxlen
+        # Acks on the connection the handlers publish on, when given: queued behind what they
+        # published, so Redis applies the outputs before the ack on one ordered connection.
+        self.pipelined = pipelined
+        # Streams that another group also reads and dead-letters: an entry that does not decode
+        # there is acked without a second dead letter.
+        self.not_ours_if_undecodable = frozenset(not_ours_if_undecodable)
+        # A connection of this consumer's own for its blocking reads, when given: a batch's
+        # XACK then leaves in the same write as the next XREADGROUP (Redis runs it first), one
+        # round trip per batch fewer. The batch's outputs are confirmed before either is sent.
+        self.reads = reads
+        self._deferred_acks: list[tuple[str, list[str]]] = []
+        # At least this long between reads: for a consumer that must not wake for every entry
+        # (the match service, which passes most of its stream by), so its entries come in
+        # batches. Nothing waits on it but what it handles itself.
+        self.read_interval_s = read_interval_ms / 1000
         # Entries of one batch with different keys (match ids) run concurrently, so their Redis
         # round trips overlap; entries with the same key keep their order.
         self.key = key
@@ -280,6 +309,7 @@ class StreamConsumer(Generic[T]):
             self._stopping.set()
             if claimer is not None:
                 await claimer
+            await self._send_deferred_acks()
 
     def _retrying(self, event: str, exc: Exception) -> None:
         """Logs a failure the loop survives: Redis trouble as a warning, anything else (a bug)
@@ -297,18 +327,55 @@ class StreamConsumer(Generic[T]):
             await ensure_group(self.redis, stream, self.group)
 
     async def _read_new(self) -> None:
-        reply = await self.redis.xreadgroup(
-            self.group,
-            self.consumer,
-            dict.fromkeys(self.streams, ">"),
-            count=self.batch,
-            block=self.block_ms,
-        )
+        if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
+            return
+        if self.reads is not None:
+            batches = await self._ack_and_read()
+        else:
+            batches = _stream_replies(await self.redis.xreadgroup(
+                self.group,
+                self.consumer,
+                dict.fromkeys(self.streams, ">"),
+                count=self.batch,
+                block=self.block_ms,
+            ))
         # First delivery of each entry (count 1), so no XPENDING lookup is needed.
-        await asyncio.gather(*(
-            self._handle(stream, entries, delivery_counts=None)
-            for stream, entries in _stream_replies(reply)
+        touched = await asyncio.gather(*(
+            self._handle(stream, entries, delivery_counts=None, defer_ack=self.reads is not None)
+            for stream, entries in batches
         ))
+        if batches:
+            # One record per batch, not per message: a record costs as much as handling one.
+            self.log.info("batch_handled", entries=sum(len(e) for _, e in batches),
+                          streams=len(batches),
+                          match_ids=sorted({str(k) for keys in touched for k in keys}))
+
+    async def _ack_and_read(self) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
+        """The last batch's acks and the next read, in one write on this consumer's own
+        connection; raw replies (no redis-py parsing)."""
+        assert self.reads is not None
+        acks, self._deferred_acks = self._deferred_acks, []
+        sent = [self.reads.send(["XACK", stream, self.group, *ids]) for stream, ids in acks]
+        sent.append(self.reads.send([
+            "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
+            "BLOCK", self.block_ms, "STREAMS", *self.streams, *[">"] * len(self.streams)]))
+        replies = await asyncio.gather(*sent, return_exceptions=True)
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                # Unacked entries stay pending: the claimer hands them out again.
+                raise reply
+        return [(_text(stream), [(entry_id, _fields(flat)) for entry_id, flat in entries])
+                for stream, entries in replies[-1] or ()]
+
+    async def _send_deferred_acks(self) -> None:
+        if self.reads is None or not self._deferred_acks:
+            return
+        acks, self._deferred_acks = self._deferred_acks, []
+        try:
+            await asyncio.gather(*(self.reads.execute("XACK", stream, self.group, *ids)
+                                   for stream, ids in acks))
+        except Exception as exc:  # stopping anyway: they stay pending and come back
+            self._retrying("final acks failed", exc)
 
     async def _reread_own_pending(self) -> None:
         """Entries this consumer name read before and never acked (a previous life's work)."""
@@ -337,11 +404,27 @@ class StreamConsumer(Generic[T]):
                 self._retrying("claim pass failed", exc)
 
     async def claim_once(self) -> int:
-        """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over."""
+        """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over.
+
+        The first page of every stream is asked for in one pipeline (a service reads up to 17
+        streams, and mostly none has anything to claim); only streams with more pages go on
+        one round trip at a time.
+        """
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in self.streams:
+                pipe.xautoclaim(stream, self.group, self.consumer,
+                                min_idle_time=self.claim_idle_ms, start_id="0-0",
+                                count=self.batch)
+            first_pages = await pipe.execute()
         taken = 0
-        for stream in self.streams:
+        for stream, reply in zip(self.streams, first_pages, strict=True):
             cursor = "0-0"
             while not self._stopping.is_set():
+                next_cursor, count = await self._claimed_page(stream, cursor, reply)
+                taken += count
+                if next_cursor == "0-0":
+                    break
+                cursor = next_cursor
                 reply = await self.redis.xautoclaim(
                     stream,
                     self.group,
@@ -350,32 +433,33 @@ class StreamConsumer(Generic[T]):
                     start_id=cursor,
                     count=self.batch,
                 )
-                next_cursor = _text(reply[0])
-                entries: list[tuple[bytes, Fields]] = []
-                vanished_seen = False
-                for entry_id, fields in reply[1]:
-                    if entry_id is None:
-                        vanished_seen = True  # Redis 6.2: a deleted entry, id not given
-                    elif (stream, _text(entry_id)) not in self._in_flight:
-                        entries.append((entry_id, fields))
-                # Redis >= 7 lists deleted entries' ids (already dropped from the PEL): ack anyway,
-                # so the rule holds on every server version.
-                deleted = [_text(i) for i in reply[2]] if len(reply) > 2 else []
-                if deleted:
-                    await self.redis.xack(stream, self.group, *deleted)
-                if vanished_seen:
-                    claimed_ids = {_text(i) for i, _ in entries}
-                    await self._ack_vanished(stream, cursor, next_cursor, claimed_ids)
-                if entries:
-                    self.claimed += len(entries)
-                    taken += len(entries)
-                    self.log.info("claimed idle entries", stream=stream, count=len(entries))
-                    counts = await self._delivery_counts(stream, (_text(i) for i, _ in entries))
-                    await self._handle(stream, entries, counts)
-                if next_cursor == "0-0":
-                    break
-                cursor = next_cursor
         return taken
+
+    async def _claimed_page(self, stream: str, cursor: str, reply: Any) -> tuple[str, int]:
+        """Handles one XAUTOCLAIM page (taken from ``cursor``); returns the next cursor and how
+        many entries it took over."""
+        next_cursor = _text(reply[0])
+        entries: list[tuple[bytes, Fields]] = []
+        vanished_seen = False
+        for entry_id, fields in reply[1]:
+            if entry_id is None:
+                vanished_seen = True  # Redis 6.2: a deleted entry, id not given
+            elif (stream, _text(entry_id)) not in self._in_flight:
+                entries.append((entry_id, fields))
+        # Redis >= 7 lists deleted entries' ids (already dropped from the PEL): ack anyway,
+        # so the rule holds on every server version.
+        deleted = [_text(i) for i in reply[2]] if len(reply) > 2 else []
+        if deleted:
+            await self.redis.xack(stream, self.group, *deleted)
+        if vanished_seen:
+            claimed_ids = {_text(i) for i, _ in entries}
+            await self._ack_vanished(stream, cursor, next_cursor, claimed_ids)
+        if entries:
+            self.claimed += len(entries)
+            self.log.info("claimed idle entries", stream=stream, count=len(entries))
+            counts = await self._delivery_counts(stream, (_text(i) for i, _ in entries))
+            await self._handle(stream, entries, counts)
+        return next_cursor, len(entries)
 
     async def _ack_vanished(self, stream: str, start: str, end: str, claimed: set[str]) -> None:
         """Acks our pending ids in [start, end) whose entries no longer exist (Redis 6.2 only).
@@ -428,8 +512,10 @@ class StreamConsumer(Generic[T]):
         stream: str,
         entries: Sequence[tuple[bytes, Fields]],
         delivery_counts: Mapping[str, int] | None,
-    ) -> None:
-        """Runs the handler over one batch of one stream, then acks the successes in one XACK.
+        defer_ack: bool = False,
+    ) -> list[Hashable]:
+        """Runs the handler over one batch of one stream, then acks the successes in one XACK;
+        returns the keys (match ids) of what it handled.
 
         ``delivery_counts`` is None for first deliveries; for redeliveries it maps the ids still
         ours to their count, and an id missing from it was taken or acked by someone else since.
@@ -456,30 +542,48 @@ class StreamConsumer(Generic[T]):
                 try:
                     decoded = self.decode(fields)
                 except Exception as exc:
+                    if stream in self.not_ours_if_undecodable:
+                        done.append(entry_id)
+                        continue
                     # Poison: retrying cannot help a body that does not parse.
                     reason = f"undecodable: {type(exc).__name__}: {exc}"
                     await self._dead_letter(stream, entry_id, fields, reason)
                     continue
+                if decoded is None:  # an entry this consumer passes by
+                    done.append(entry_id)
+                    continue
                 lane = None if self.key is None else self.key(decoded)
                 lanes.setdefault(lane, []).append((entry_id, decoded))
-            await asyncio.gather(*(self._run_lane(stream, lane, done) for lane in lanes.values()))
+            await asyncio.gather(*(self._run_lane(stream, key, lane, done)
+                                   for key, lane in lanes.items()))
             if self.before_ack is not None:
                 # What the handlers published must be out before their inputs are acked.
                 await self.before_ack()
-            if done:
+            if done and defer_ack:
+                self._deferred_acks.append((stream, done))  # sent with the next read
+            elif done:
                 # One XACK per batch; a crash before it only means redeliveries (at-least-once).
-                await self.redis.xack(stream, self.group, *done)
+                await self._ack(stream, done)
         finally:
             self._in_flight.difference_update(ids)
+        return [lane for lane in lanes if lane is not None]
 
-    async def _run_lane(self, stream: str, lane: list[tuple[str, Any]], done: list[str]) -> None:
+    async def _ack(self, stream: str, ids: Sequence[str]) -> None:
+        if self.pipelined is not None:
+            await self.pipelined.execute("XACK", stream, self.group, *ids)
+        else:
+            await self.redis.xack(stream, self.group, *ids)
+
+    async def _run_lane(self, stream: str, key: Hashable, lane: list[tuple[str, Any]],
+                        done: list[str]) -> None:
         for entry_id, decoded in lane:
             try:
                 await self.handler(stream, entry_id, decoded)
             except Exception:
                 # No ack: the entry stays pending and the claimer redelivers it later.
                 self.failed += 1
-                self.log.exception("handler failed", stream=stream, entry_id=entry_id)
+                self.log.exception("handler failed", stream=stream, entry_id=entry_id,
+                                   match_id=key)
                 continue
             self.processed += 1
             done.append(entry_id)
@@ -563,6 +667,13 @@ def parse_id(entry_id: str | bytes) -> tuple[int, int]:
 
 def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _fields(flat: Any) -> Fields:
+    """An entry's raw [field, value, ...] list as a dict; a deleted entry's nil as empty."""
+    if not flat:
+        return {}
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
