@@ -10,11 +10,13 @@ import typer
 
 from siege.eventlog.acl import acl_file, client_rules, example_passwords, user_names
 from siege.eventlog.keys import valid_client_id
-from siegeworks.cli_common import fail, out
+from siegeworks.cli.app import app
+from siegeworks.cli.common import fail, out
 
 EXAMPLE = Path("deploy/redis/users.acl")
 
 
+@app.command()
 def acl(
     client: Annotated[str | None, typer.Option(
         help="Print the ACL SETUSER command that admits one more client, with a fresh "

@@ -26,7 +26,8 @@ from siege.tournament.standings import (
 )
 from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
-from siegeworks.cli_common import (
+from siegeworks.cli.app import app
+from siegeworks.cli.common import (
     ClientId,
     RedisUrl,
     ServicesRedisUrl,
@@ -45,6 +46,7 @@ from siegeworks.tournament_run import TournamentSpec, run_tournament
 Output = Literal["table", "json", "csv"]
 
 
+@app.command()
 def tournament(
     game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
     format: Annotated[str, typer.Option(
@@ -108,6 +110,7 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
         await _print_standings(log.redis, state, "table")
 
 
+@app.command()
 def withdraw(
     tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
     entrant: Annotated[str, typer.Argument(help="The entrant leaving it.")],
@@ -120,6 +123,7 @@ def withdraw(
         [EntrantWithdrew(entrant=entrant)]))
 
 
+@app.command()
 def enter(
     tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
     entrant: Annotated[str, typer.Argument(help="The new entrant's name.")],
@@ -156,6 +160,7 @@ def _amend(tournament_id: str, redis_url: str | None,
     run_async(amend())
 
 
+@app.command("standings")
 def standings_cmd(
     tournament_id: Annotated[str, typer.Argument(help="The tournament's id.")],
     format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
@@ -214,6 +219,7 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
 
 
 
+@app.command()
 def register(
     tournament_id: Annotated[str, typer.Argument(help="A tournament open for registration.")],
     client: ClientId,

@@ -1,14 +1,10 @@
-"""The ``siege`` command line."""
+"""Playing matches: ``siege games``, ``run``, ``play`` and ``join``."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated
 
-import msgspec
 import typer
 from redis.asyncio import Redis
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,35 +12,29 @@ from rich.table import Table
 
 from siege.bots.registry import bot_names
 from siege.contracts.messages import MatchFinished
-from siege.contracts.schema import contract as generate_contract
 from siege.engine.registry import game_names, get_engine
-from siege.hosting.audit import audit
-from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
-from siege.hosting.replay import ReplayError, replay_to
 from siegeworks import bus as topics
-from siegeworks.acl_cli import acl
-from siegeworks.cli_common import (
+from siegeworks.cli.app import app
+from siegeworks.cli.common import (
     ClientId,
     RedisUrl,
     ServicesRedisUrl,
     check_table,
-    err,
     fail,
     out,
     run_as_client,
     run_async,
 )
+from siegeworks.cli.options import Decks, game_options
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import join_and_play
 from siegeworks.redis_target import data_dir, open_log
 from siegeworks.remote_run import play_human_remote, play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
-from siegeworks.serve import SERVICES, read_health, serve
+from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
-from siegeworks.tournament_cli import enter, register, standings_cmd, tournament, withdraw
 
-app = typer.Typer(help="Siegeworks: host, audit and replay castle-siege games.",
-                  no_args_is_help=True, add_completion=False)
+
 @app.command()
 def games() -> None:
     """List the hosted games and their bots."""
@@ -69,16 +59,19 @@ def run(
     open_seats: Annotated[int, typer.Option(
         min=0, help="Leave the last N seats of each match for outside clients to join "
         "(JoinMatch; see docs/clients.md). Waits for them.")] = 0,
+    decks: Decks = None,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play bot matches, store their logs in Redis, and audit every one."""
     check_table(game, players, bots)
+    options = game_options(game, players, decks)
     if open_seats and in_process:
         raise fail("--open-seats needs the services: outside clients cannot reach one process")
     if open_seats >= players:
         raise fail(f"--open-seats {open_seats} leaves no seat for a bot; at most {players - 1}")
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
-                    seed=seed, fixed_clock_ms=fixed_clock, open_seats=open_seats)
+                    seed=seed, fixed_clock_ms=fixed_clock, open_seats=open_seats,
+                    options=options)
     failed = run_async(_run(cfg, redis_url, in_process))
     if failed:
         raise typer.Exit(1)
@@ -169,64 +162,6 @@ def _print_results(finished: list[MatchFinished]) -> None:
             f"{bot} {count:g}" for bot, count in sorted(wins.items())))
 
 
-async def _entries(source: str, redis_url: str | None) -> list[Entry]:
-    path = Path(source)
-    if path.is_file():
-        return read_export(path)  # type: ignore[return-value]
-    async with open_log(redis_url) as (log, where, _url):
-        entries = await log.read(source)
-    if not entries:
-        raise fail(f"no file and no match named {source!r} in {where}")
-    return entries
-
-
-@app.command()
-def export(
-    match_id: Annotated[str, typer.Argument(help="Match to export.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
-    redis_url: RedisUrl = None,
-) -> None:
-    """Write a match's full log to a file (JSON Lines; see docs/export-format.md)."""
-    entries = run_async(_entries(match_id, redis_url))
-    try:
-        write_export(output, entries)  # type: ignore[arg-type]
-    except OSError as error:
-        raise fail(f"cannot write {output}: {error.strerror or error}") from None
-    out.print(f"wrote {len(entries)} events of {match_id} to {output}")
-
-
-@app.command("audit")
-def audit_cmd(
-    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
-    redis_url: RedisUrl = None,
-) -> None:
-    """Re-verify a match from its log alone. Exit 0 when valid, 1 with the first bad seq."""
-    try:
-        entries = run_async(_entries(source, redis_url))
-    except ExportFormatError as error:
-        out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
-        raise typer.Exit(1) from None
-    report = audit(entries)
-    out.print(report.line())
-    raise typer.Exit(0 if report.ok else 1)
-
-
-@app.command()
-def replay(
-    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
-    to: Annotated[int | None, typer.Option("--to", min=1, help="Stop after this seq.")] = None,
-    redis_url: RedisUrl = None,
-) -> None:
-    """Print the state of a match after any event (the last one by default)."""
-    try:
-        entries = run_async(_entries(source, redis_url))
-        snapshot = replay_to(entries, to)
-    except (ExportFormatError, ReplayError) as error:
-        raise fail(str(error)) from None
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
-    sys.stdout.write("\n")
-
-
 @app.command()
 def play(
     game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
@@ -236,13 +171,15 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
     in_process: Annotated[bool, typer.Option(
         help="Run the services' handlers in this process instead of as processes.")] = False,
+    decks: Decks = None,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client."""
     check_table(game, players, bots)
     if seat >= players:
         raise fail(f"seat {seat} is not one of the {players} seats")
-    cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed)
+    cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed,
+                    options=game_options(game, players, decks))
 
     async def session() -> None:
         async with open_log(redis_url) as (log, _where, url):
@@ -279,81 +216,3 @@ def join(
     result = run_as_client(client, redis_url, lambda redis: join_and_play(
         redis, client, match_id, bot, client.encode(), seat, timeout))
     out.print(f"{match_id} over: ranks {result.ranks}")
-
-
-@app.command()
-def contract(
-    folder: Annotated[Path, typer.Option("--out", help="Folder to write the contract into.")]
-    = Path("docs/contract"),
-    check: Annotated[bool, typer.Option(
-        help="Only compare with the files in the folder; exit 1 when they differ.")] = False,
-) -> None:
-    """Write (or check) the published contract: JSON Schema and AsyncAPI, from the code."""
-    differ = []
-    for name, data in generate_contract().items():
-        path = folder / name
-        if check:
-            if not path.is_file() or path.read_bytes() != data:
-                differ.append(name)
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        out.print(f"wrote {path}")
-    if differ:
-        err.print(f"contract out of date: {', '.join(differ)} (run: siege contract)")
-        raise typer.Exit(1)
-    if check:
-        out.print("contract matches the code")
-
-
-@app.command("serve")
-def serve_cmd(
-    service: Annotated[str, typer.Argument(help="match, rules, dice or scoring.")],
-    consumer: Annotated[str | None, typer.Option(
-        envvar="SIEGE_CONSUMER",
-        help="Stable consumer name; a restart under the same name re-reads its pending entries."
-    )] = None,
-    redis_url: RedisUrl = None,
-) -> None:
-    """Run one service process until SIGTERM."""
-    if service not in SERVICES:
-        raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
-    if not redis_url:
-        raise fail("serve needs --redis-url or REDIS_URL")
-    claim_idle_ms = int(os.environ.get("SIEGE_CLAIM_IDLE_MS", "2000"))
-    run_async(serve(service, redis_url, consumer or f"{service}-0",
-                      claim_idle_ms=claim_idle_ms))
-
-
-@app.command()
-def health(redis_url: RedisUrl = None) -> None:
-    """Show the health records the running services write every second."""
-    if not redis_url:
-        raise fail("health needs --redis-url or REDIS_URL")
-
-    async def read() -> list:
-        client = Redis.from_url(redis_url)
-        try:
-            return await read_health(client)
-        finally:
-            await client.aclose()
-
-    records = run_async(read())
-    if not records:
-        out.print("no service is running")
-        raise typer.Exit(1)
-    for h in records:
-        out.print(f"{h.service} {h.consumer} pid {h.pid}: processed {h.processed}, "
-                  f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}")
-
-
-app.command()(tournament)
-app.command("standings")(standings_cmd)
-app.command()(withdraw)
-app.command()(enter)
-app.command()(acl)
-app.command()(register)
-
-
-if __name__ == "__main__":
-    app()

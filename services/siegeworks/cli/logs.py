@@ -1,0 +1,75 @@
+"""A match's log: ``siege export``, ``audit`` and ``replay``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+
+from siege.hosting.audit import audit
+from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
+from siege.hosting.replay import ReplayError, replay_to
+from siegeworks.cli.app import app
+from siegeworks.cli.common import RedisUrl, fail, out, run_async
+from siegeworks.redis_target import open_log
+
+
+async def _entries(source: str, redis_url: str | None) -> list[Entry]:
+    path = Path(source)
+    if path.is_file():
+        return read_export(path)  # type: ignore[return-value]
+    async with open_log(redis_url) as (log, where, _url):
+        entries = await log.read(source)
+    if not entries:
+        raise fail(f"no file and no match named {source!r} in {where}")
+    return entries
+
+
+@app.command()
+def export(
+    match_id: Annotated[str, typer.Argument(help="Match to export.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
+    redis_url: RedisUrl = None,
+) -> None:
+    """Write a match's full log to a file (JSON Lines; see docs/export-format.md)."""
+    entries = run_async(_entries(match_id, redis_url))
+    try:
+        write_export(output, entries)  # type: ignore[arg-type]
+    except OSError as error:
+        raise fail(f"cannot write {output}: {error.strerror or error}") from None
+    out.print(f"wrote {len(entries)} events of {match_id} to {output}")
+
+
+@app.command("audit")
+def audit_cmd(
+    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    redis_url: RedisUrl = None,
+) -> None:
+    """Re-verify a match from its log alone. Exit 0 when valid, 1 with the first bad seq."""
+    try:
+        entries = run_async(_entries(source, redis_url))
+    except ExportFormatError as error:
+        out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
+        raise typer.Exit(1) from None
+    report = audit(entries)
+    out.print(report.line())
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+def replay(
+    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    to: Annotated[int | None, typer.Option("--to", min=1, help="Stop after this seq.")] = None,
+    redis_url: RedisUrl = None,
+) -> None:
+    """Print the state of a match after any event (the last one by default)."""
+    try:
+        entries = run_async(_entries(source, redis_url))
+        snapshot = replay_to(entries, to)
+    except (ExportFormatError, ReplayError) as error:
+        raise fail(str(error)) from None
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
+    sys.stdout.write("\n")
