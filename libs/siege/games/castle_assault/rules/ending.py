@@ -12,7 +12,7 @@ from siege.games.castle_assault.board import CASTLE_HEALTH
 from siege.games.castle_assault.cards import CARDS
 from siege.games.castle_assault.rules.combat import GIGANTIC_HEALTH, castle_health, engaged
 from siege.games.castle_assault.rules.nodes import open_chance
-from siege.games.castle_assault.state import HERO_INSTANCE, EndReason, State, uid_of
+from siege.games.castle_assault.state import HERO_INSTANCE, EndReason, State, instance_of
 
 TURN_LIMIT = 200  # a safety limit of our own: hosted matches must end
 FINAL_ROLLOFF_PURPOSE = "final_rolloff"
@@ -28,21 +28,24 @@ def finish(state: State, winner: int, reason: EndReason) -> None:
 
 
 def fallen(state: State) -> list[int]:
-    """Seats that just lost: a castle at 0 Health or less, or a hero destroyed."""
-    lost = []
-    for seat in (0, 1):
-        if state.heroes[seat]:
-            hero = uid_of(seat, HERO_INSTANCE)
-            if not any(u.uid == hero for u in state.units):
-                lost.append(seat)
-                continue
-        # Cheap bound first: the castle can only be down if damage and every Gigantic enemy
-        # could take it there (this runs after every step).
-        giants = sum(1 for u in state.units if u.seat != seat and CARDS[u.card].gigantic)
-        if (state.castle_damage[seat] + GIGANTIC_HEALTH * giants >= CASTLE_HEALTH
-                and castle_health(state, seat) <= 0):
-            lost.append(seat)
-    return lost
+    """Seats that just lost: a castle at 0 Health or less, or a hero destroyed.
+
+    This runs after every step, so one pass over the units gives a cheap bound first: a castle
+    can only be down if its damage and every Gigantic enemy could take it there."""
+    giants = [0, 0]
+    heroes_out = [False, False]
+    for unit in state.units:
+        if CARDS[unit.card].gigantic:
+            giants[unit.seat] += 1
+        if instance_of(unit.uid) == HERO_INSTANCE:
+            heroes_out[unit.seat] = True
+    def down(seat: int) -> bool:
+        if state.heroes[seat] and not heroes_out[seat]:
+            return True  # its hero was destroyed
+        bound = state.castle_damage[seat] + GIGANTIC_HEALTH * giants[1 - seat]
+        return bound >= CASTLE_HEALTH and castle_health(state, seat) <= 0
+
+    return [seat for seat in (0, 1) if down(seat)]
 
 
 def check_fallen(state: State) -> bool:
