@@ -11,6 +11,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 
@@ -18,6 +19,29 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 
 DEFAULT_DATA_DIR = Path(".siege") / "redis"
+SCHEMES = ("redis", "rediss", "unix")
+
+
+class RedisUrlError(ValueError):
+    """``REDIS_URL`` (or ``--redis-url``) is not a URL redis-py can connect to."""
+
+
+def redacted(url: str) -> str:
+    """The URL with any password replaced, fit to print."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:" if parts.username else ":"
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}***@{host}{port}"))
+
+
+def check_url(url: str) -> str:
+    if urlsplit(url).scheme not in SCHEMES:
+        raise RedisUrlError(f"{redacted(url)!r} is not a Redis URL: it must start with "
+                            "redis://, rediss:// or unix://")
+    return url
 
 
 def data_dir() -> Path:
@@ -28,9 +52,9 @@ def data_dir() -> Path:
 async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, str, str]]:
     """Yields the log, a description of where it is, and its URL."""
     if redis_url:
-        client = Redis.from_url(redis_url)
+        client = Redis.from_url(check_url(redis_url))
         try:
-            yield RedisEventLog(client), redis_url, redis_url
+            yield RedisEventLog(client), redacted(redis_url), redis_url
         finally:
             await client.aclose()
         return

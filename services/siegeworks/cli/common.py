@@ -18,6 +18,7 @@ from siege.engine.registry import UnknownGameError, get_engine
 from siege.eventlog.embedded import EmbeddedRedisError
 from siege.eventlog.keys import valid_client_id
 from siegeworks.clients.joiner import JoinRefusedError
+from siegeworks.redis_target import RedisUrlError, check_url
 from siegeworks.remote_run import StalledError
 from siegeworks.supervisor import ServiceStartError
 
@@ -55,6 +56,8 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(work)
     except Terminated:
         raise fail("terminated", code=143) from None
+    except RedisUrlError as error:
+        raise fail(str(error)) from None
     except RedisConnectionError as error:
         raise fail(f"cannot reach Redis: {error}") from None
     except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
@@ -63,6 +66,21 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
         raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+DEFAULT_PLAYERS = 4
+
+
+def default_players(game: str, players: int | None) -> int:
+    """The seat count asked for, else 4 brought within what the game allows (an unknown game
+    is left for ``check_table`` to name)."""
+    if players is not None:
+        return players
+    try:
+        engine = get_engine(game)
+    except UnknownGameError:
+        return DEFAULT_PLAYERS
+    return max(engine.min_players, min(engine.max_players, DEFAULT_PLAYERS))
 
 
 def check_table(game: str, players: int, bots: str) -> None:
@@ -93,7 +111,7 @@ def run_as_client(client: str, redis_url: str,
         raise fail("say which Redis the services use: --redis-url or REDIS_URL")
 
     async def session() -> T:
-        redis = Redis.from_url(redis_url)
+        redis = Redis.from_url(check_url(redis_url))
         try:
             return await play(redis)
         finally:

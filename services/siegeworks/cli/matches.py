@@ -20,6 +20,7 @@ from siegeworks.cli.common import (
     RedisUrl,
     ServicesRedisUrl,
     check_table,
+    default_players,
     fail,
     out,
     run_as_client,
@@ -28,7 +29,7 @@ from siegeworks.cli.common import (
 from siegeworks.cli.options import Decks, game_options
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import join_and_play
-from siegeworks.redis_target import data_dir, open_log
+from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.remote_run import play_human_remote, play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
 from siegeworks.serve import read_health
@@ -48,12 +49,14 @@ def games() -> None:
 def run(
     game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
     matches: Annotated[int, typer.Option(min=1, help="Number of matches.")] = 20,
-    players: Annotated[int, typer.Option(min=1, help="Seats per match.")] = 4,
+    players: Annotated[int | None, typer.Option(
+        min=1, help="Seats per match (default: 4, or the nearest count the game allows).")]
+    = None,
     bots: Annotated[str, typer.Option(help="Comma-separated bots, cycled over the seats.")]
     = "greedy,random",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible run.")] = None,
     fixed_clock: Annotated[int | None, typer.Option(
-        help="Stamp every event with this time (ms) instead of the clock.")] = None,
+        min=0, help="Stamp every event with this time (ms) instead of the clock.")] = None,
     in_process: Annotated[bool, typer.Option(
         help="Run the four services' handlers in this process over an in-memory bus.")] = False,
     open_seats: Annotated[int, typer.Option(
@@ -62,7 +65,10 @@ def run(
     decks: Decks = None,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Play bot matches, store their logs in Redis, and audit every one."""
+    """Play bot matches, store their logs in Redis, and audit every one.
+
+    Example: siege run --game castle-assault --matches 10 --bots greedy,random --seed 7"""
+    players = default_players(game, players)
     check_table(game, players, bots)
     options = game_options(game, players, decks)
     if open_seats and in_process:
@@ -82,7 +88,9 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
         mode = "in one process" if in_process else "through the match, rules, dice and scoring"\
             " services"
         out.print(f"siege run: {cfg.matches} x {cfg.game}, {cfg.players} players, "
-                  f"bots {','.join(cfg.seat_bots())}, seed {cfg.seed}, {mode}; logs in {where}")
+                  f"bots {','.join(cfg.seat_bots())}, "
+                  f"{'unseeded' if cfg.seed is None else f'seed {cfg.seed}'}, {mode}; "
+                  f"logs in {where}")
         with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=out, transient=False) as progress:
             task = progress.add_task("play", total=cfg.matches)
@@ -131,7 +139,8 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
                 f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
             if cfg.open_seats:
                 out.print(f"waiting for outside clients on {cfg.open_seats} open seat(s) of "
-                          f"each match (JoinMatch on {topics.COMMANDS} at {url}); match ids: "
+                          f"each match (JoinMatch on {topics.COMMANDS} at {redacted(url)}); "
+                          "match ids: "
                           + ", ".join(cfg.match_id(i) for i in range(cfg.matches)),
                           soft_wrap=True)
             # Outside clients may take their time to join: only the bots' own clocks apply.
@@ -165,7 +174,9 @@ def _print_results(finished: list[MatchFinished]) -> None:
 @app.command()
 def play(
     game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
-    players: Annotated[int, typer.Option(min=1, help="Seats, yours included.")] = 4,
+    players: Annotated[int | None, typer.Option(
+        min=1, help="Seats, yours included (default: 4, or the nearest count the game "
+        "allows).")] = None,
     seat: Annotated[int, typer.Option(min=0, help="Your seat.")] = 0,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "random",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
@@ -174,7 +185,10 @@ def play(
     decks: Decks = None,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Play one match at this terminal against bots, over the bus like any other client."""
+    """Play one match at this terminal against bots, over the bus like any other client.
+
+    Example: siege play --game castellum --players 3 --seat 1"""
+    players = default_players(game, players)
     check_table(game, players, bots)
     if seat >= players:
         raise fail(f"seat {seat} is not one of the {players} seats")

@@ -74,6 +74,8 @@ def tournament(
     """Run (or resume) a tournament of bot entrants (and outside clients) through the
     services."""
     check_table(game, table_size, bots)
+    if entrants < table_size:
+        raise fail(f"{entrants} entrants cannot fill a table of {table_size}")
     if format not in ("swiss", "round-robin", "elimination"):
         raise fail(f"unknown format {format!r}; choose swiss, round-robin or elimination")
     if outside > entrants:

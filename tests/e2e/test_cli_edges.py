@@ -1,0 +1,45 @@
+"""Rough edges of the `siege` command, run as a user runs it: each ends as a one-line error or
+the right behaviour, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SIEGE = [sys.executable, "-m", "siegeworks.cli"]
+
+
+def siege(args: list[str], data_dir: Path, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    base.update(SIEGE_DATA_DIR=str(data_dir), COLUMNS="200", **env)
+    return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300)
+
+
+def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
+        tmp_path: Path) -> None:
+    done = siege(["audit", "x"], tmp_path, REDIS_URL="not-a-url")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "is not a Redis URL" in done.stderr
+    secret = siege(["audit", "x"], tmp_path, REDIS_URL="http://user:hunter2@example:1/0")
+    assert secret.returncode == 2 and "hunter2" not in secret.stderr + secret.stdout
+    assert "user:***@example:1" in secret.stderr
+
+
+def test_a_tournament_too_small_for_one_table_is_refused(tmp_path: Path) -> None:
+    done = siege(["tournament", "--entrants", "3", "--table-size", "4"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "3 entrants cannot fill a table of 4" in done.stderr
+
+
+def test_the_seat_count_defaults_to_what_the_game_allows(tmp_path: Path) -> None:
+    done = siege(["run", "--game", "mission", "--matches", "1", "--in-process"], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 players" in done.stdout and "unseeded" in done.stdout
+    assert "seed None" not in done.stdout
+
+
+def test_a_negative_fixed_clock_is_refused(tmp_path: Path) -> None:
+    done = siege(["run", "--fixed-clock", "-1", "--in-process"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
