@@ -14,7 +14,8 @@ SIEGE = [sys.executable, "-m", "siegeworks.cli"]
 def siege(args: list[str], data_dir: Path, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     base.update(SIEGE_DATA_DIR=str(data_dir), COLUMNS="200", **env)
-    return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300)
+    return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300,
+                          cwd=data_dir)
 
 
 def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
@@ -43,3 +44,19 @@ def test_the_seat_count_defaults_to_what_the_game_allows(tmp_path: Path) -> None
 def test_a_negative_fixed_clock_is_refused(tmp_path: Path) -> None:
     done = siege(["run", "--fixed-clock", "-1", "--in-process"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_a_tournament_id_given_for_a_match_says_what_it_is(tmp_path: Path) -> None:
+    for command in ("audit", "replay"):
+        done = siege([command, "t-0123456789ab"], tmp_path)
+        assert done.returncode == 2 and "is a tournament, not a match" in done.stderr
+
+
+def test_export_to_dash_writes_standard_output(tmp_path: Path) -> None:
+    run = siege(["run", "--game", "mission", "--matches", "1", "--seed", "2", "--in-process"],
+                tmp_path)
+    assert run.returncode == 0, run.stderr
+    done = siege(["export", "mission-s2-00000", "-o", "-"], tmp_path)
+    assert done.returncode == 0 and not (tmp_path / "-").exists()
+    lines = done.stdout.splitlines()
+    assert len(lines) > 10 and lines[0].startswith('{"seq":1,')

@@ -10,8 +10,9 @@ import msgspec
 import typer
 
 from siege.hosting.audit import audit
-from siege.hosting.export import Entry, ExportFormatError, read_export, write_export
+from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
+from siege.tournament.state import is_tournament
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, fail, out, run_async
 from siegeworks.redis_target import open_log
@@ -21,6 +22,8 @@ async def _entries(source: str, redis_url: str | None) -> list[Entry]:
     path = Path(source)
     if path.is_file():
         return read_export(path)  # type: ignore[return-value]
+    if is_tournament(source):
+        raise fail(f"{source!r} is a tournament, not a match: see siege standings {source}")
     async with open_log(redis_url) as (log, where, _url):
         entries = await log.read(source)
     if not entries:
@@ -31,11 +34,17 @@ async def _entries(source: str, redis_url: str | None) -> list[Entry]:
 @app.command()
 def export(
     match_id: Annotated[str, typer.Argument(help="Match to export.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="File to write.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="File to write; - for "
+                                         "standard output.")],
     redis_url: RedisUrl = None,
 ) -> None:
-    """Write a match's full log to a file (JSON Lines; see docs/export-format.md)."""
+    """Write a match's full log to a file (JSON Lines; see docs/export-format.md).
+
+    Example: siege export castle-dash-s7-00000 -o match.jsonl"""
     entries = run_async(_entries(match_id, redis_url))
+    if str(output) == "-":
+        sys.stdout.buffer.write(dump(entries))  # type: ignore[arg-type]
+        return
     try:
         write_export(output, entries)  # type: ignore[arg-type]
     except OSError as error:
