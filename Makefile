@@ -36,6 +36,7 @@ $(JS_DEPS): $(STAMP) clients/js/package.json clients/js/package-lock.json
 bench: install
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/castle_assault_balance.py
+	$(BIN)/python -m siege.games.storm_castle.balance 200
 	$(BIN)/python tests/bench/services.py
 	$(BIN)/python tests/bench/tournament.py
 	$(BIN)/python tests/bench/pairing.py

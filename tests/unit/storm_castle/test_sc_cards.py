@@ -7,6 +7,7 @@ from storm_support import act_table, play_on
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.armies import ARCANISTS, DARK_ELVES, UNDEAD
 from siege.games.storm_castle.cards import EQUIPMENT, SPELLS, WAR_DRUMS, card_name
+from siege.games.storm_castle.power import POWER_CARDS
 from siege.games.storm_castle.rules import economy
 from siege.games.storm_castle.state import ARMY_MOVES
 
@@ -31,4 +32,5 @@ def test_the_part_two_cards_are_data_with_names() -> None:
     assert all(card_name(army, c) for army in SPELLS for c in SPELLS[army])
     names = [EQUIPMENT[c].name for c in (14, 15)]
     assert names[0] == names[1]  # two copies: the different-names rule can bite
-    assert card_name(DARK_ELVES, 18) == ""  # other armies' card 18 is still a placeholder
+    assert card_name(DARK_ELVES, 18) == ""  # not a spell: a Dark Elf action card (Part III)
+    assert POWER_CARDS[DARK_ELVES][18].kind == "action"

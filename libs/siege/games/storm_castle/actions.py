@@ -189,6 +189,18 @@ class PlayCard(Action, frozen=True, tag="sc.play_card", kw_only=True):
     card: int
 
 
+class PlayPowerCard(Action, frozen=True, tag="sc.play_power_card", kw_only=True):
+    """Play an action or common power card from hand for its effect; it is then discarded."""
+
+    card: int
+
+
+class PlayBossCard(Action, frozen=True, tag="sc.play_boss_card", kw_only=True):
+    """Play a Boss card from the Boss hand for its effect; it is then discarded."""
+
+    card: int
+
+
 class PlaceHero(Action, frozen=True, tag="sc.place_hero", kw_only=True):
     """Put the summoned hero on this space (after the placement priorities)."""
 
@@ -213,6 +225,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     AttackTarget, EndPlayerTurn, BattleMarch, HoldPosition, OrderDefender, DiscardPowerCard,
     DiscardBossCard, DrawSpells, CastSpell, CounterWithSpell, BuyEquipment, BuyLadder,
     DropEquipment, PlaceLadder, PickUpLadder, PushUnit, PlayCard, PlaceHero,
+    PlayPowerCard, PlayBossCard,
 )
 
 BUY_UPGRADE = BuyUpgrade()

@@ -12,10 +12,11 @@ client; ``RandomBot`` comes from ``siege.bots.protocol``.
   only when the rules force it) and places reinforcements in their way;
 - buys ladders for melee units and equipment from its hand, sets ladders against the walls in
   front of it and climbs them, pushes units toward the keep, casts attack spells at defenders
-  (and wards), strikes back with its strongest spell, plays remain-in-play cards;
+  (and wards), strikes back with its strongest spell, plays remain-in-play cards, and plays
+  action, common and Boss cards first thing in its turn when their effect helps now;
 - places the hero near the other players' units;
 - bids a gold for the Boss vote when it is rich, keeps the lowest turn-order token, breaks
-  ties for itself, takes gold as loot and discards placeholder cards first.
+  ties for itself, takes gold as loot and discards its highest-numbered cards first.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from siege.games.storm_castle.armies import (
 from siege.games.storm_castle.board import KEEP, NOBODY, SPACES, STRUCTURES, distance
 from siege.games.storm_castle.cards import spell_of
 from siege.games.storm_castle.decks import CHAMPION_CARD, UPGRADE_CARD
-from siege.games.storm_castle.state import LAST_TURN
+from siege.games.storm_castle.power import BOSS_CARDS, power_card
+from siege.games.storm_castle.state import CAP, LAST_TURN
 from siege.games.storm_castle.views import StormUnitView, StormView
 
 T = TypeVar("T")
@@ -146,6 +148,8 @@ def _act(view: StormView, x: Any) -> float:
         return 1.5 * gain - 0.5 if unit.damage + 1 < unit.health else -1.0
     if isinstance(x, a.PlayCard):
         return 2.0
+    if isinstance(x, a.PlayPowerCard | a.PlayBossCard):
+        return _card_score(view, x)
     if isinstance(x, a.AttackTarget):
         if x.structure != NOBODY:
             return _structure_score(view, x.structure)
@@ -160,6 +164,33 @@ def _act(view: StormView, x: Any) -> float:
             return 3.0 + 1.5 / left + guard + ready
         return 0.3 if _keep_distance(target.space) <= 4 else -0.5
     return -1.0
+
+
+def _card_score(view: StormView, x: Any) -> float:
+    """Cards are played first thing in a turn when their effect helps now (moves before moving,
+    fury and flips before attacking); a card that would do nothing is kept."""
+    me = view.seat
+    if isinstance(x, a.PlayBossCard):
+        effect = BOSS_CARDS[x.card].effect
+    else:
+        found = power_card(view.armies[me], x.card)
+        if found is None:
+            return -1.0
+        effect = found.effect
+    mine = [u for u in view.units if u.owner == me]
+    near = [u for u in mine if _keep_distance(u.space) <= 5]
+    reach = sum(1 for d in view.units if d.owner < 0 and not d.flipped
+                and any(distance(u.space, d.space) <= 2 for u in mine if not u.flipped
+                        and SPACES[u.space].kind != "location"))
+    magic_army = view.armies[me] in (ARCANISTS, UNDEAD)
+    value = (0.5 * min(effect.gold, CAP - view.gold[me])
+             + (0.4 if magic_army else 0.05) * min(effect.magic, CAP - view.magic[me])
+             + 0.6 * effect.draw
+             + (1.0 * effect.moves if mine else 0.0)
+             + 1.5 * (effect.fury + effect.guard) * len(near)
+             + 1.0 * effect.heal * sum(1 for u in mine if u.damage)
+             + 2.0 * min(effect.flip, reach))
+    return 10.0 + value if value > 0.2 else -1.0
 
 
 def _cast(view: StormView, x: a.CastSpell) -> float:

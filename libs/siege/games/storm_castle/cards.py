@@ -1,6 +1,5 @@
-"""The few cards Part II needs to exercise its rules (our own design; the full card texts are
-Part III). Power cards keep their ids in each army's 22-card deck; cards 14-21 carry these texts,
-cards 2-13 stay placeholders.
+"""The cards Part II needs to exercise its rules (our own design). Power cards keep their ids in
+each army's 22-card deck (cards 14-20 here; the rest of every deck is Part III, ``power.py``).
 
 - Spells (Arcanists and Undead Horde, cards 18-20): an attack spell that exhausts, an attack
   spell that fizzles, and a non-attack spell (a ward of +1 armor until the end of the turn).
@@ -63,7 +62,6 @@ EQUIPMENT: dict[int, Equipment] = {
 }
 WAR_DRUMS = 17  # remain in play: +1 army move on each of its holder's turns
 WAR_DRUMS_MOVES = 1
-RIP_CARDS = frozenset({WAR_DRUMS})
 
 # The defenders' magic deck: ids 0-4 (our design). Defender spells cost nothing.
 DEFENDER_SPELLS: tuple[Spell, ...] = (

@@ -25,6 +25,7 @@ from siege.games.storm_castle.armies import CHAMPION, UPGRADES
 from siege.games.storm_castle.cards import EQUIPMENT, LADDER, PUSH_MOVES, spell_of
 from siege.games.storm_castle.rules import (
     battle,
+    cards_play,
     defenders,
     economy,
     equipment,
@@ -218,6 +219,10 @@ _EVENT_FOR: dict[type, Callable[[State, int, Any], GameEvent]] = {
     a.PickUpLadder: lambda st, s, x: e.LadderPickedUp(seat=s, unit=x.unit, wall=x.wall),
     a.PushUnit: _pushed,
     a.PlayCard: lambda st, s, x: e.CardPlayed(seat=s, card=x.card),
+    a.PlayPowerCard: lambda st, s, x: e.PowerCardPlayed(
+        seat=s, card=x.card, **cards_play.outcome(st, s, x.card, boss=False)),
+    a.PlayBossCard: lambda st, s, x: e.BossCardPlayed(
+        seat=s, card=x.card, **cards_play.outcome(st, s, x.card, boss=True)),
     a.PlaceHero: lambda st, s, x: e.HeroPlaced(seat=s, kind=st.hero_pool[0], space=x.space,
                                                uid=st.next_uid),
     a.DiscardPowerCard: lambda st, s, x: e.PowerCardDiscarded(seat=s, card=x.card),
@@ -361,6 +366,8 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
                                                                            x.wall)),
     e.UnitPushed: _closing(lambda st, x: movement.on_pushed(st, x.unit, x.to, x.cost)),
     e.CardPlayed: _closing(_on_card_played),
+    e.PowerCardPlayed: _closing(lambda st, x: cards_play.resolve(st, x.seat, x, boss=False)),
+    e.BossCardPlayed: _closing(lambda st, x: cards_play.resolve(st, x.seat, x, boss=True)),
     e.HeroPlaced: _closing(lambda st, x: heroes.on_placed(st, x.space, x.uid)),
     e.PowerCardDiscarded: _closing(lambda st, x: economy.on_power_card_discarded(st, x.seat,
                                                                                  x.card)),

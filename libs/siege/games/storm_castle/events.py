@@ -239,6 +239,30 @@ class CardPlayed(GameEvent, frozen=True, tag="sc.card_played", kw_only=True):
     card: int
 
 
+class _CardEffects(GameEvent, frozen=True, kw_only=True):
+    """The values a played card decided: gains, draws, moves, bonuses, units healed, flipped."""
+
+    seat: int
+    card: int
+    gold: int = 0  # gained (after the cap)
+    magic: int = 0
+    drawn: int = 0  # cards taken from the top of the deck
+    moves: int = 0
+    fury: int = 0  # attack dice per unit until the next Collect
+    guard: int = 0  # armor dice per unit until the next Collect
+    heal: int = 0  # damage removed from each unit in ``healed``
+    healed: list[int] = []
+    flipped: list[int] = []  # defender unit ids
+
+
+class PowerCardPlayed(_CardEffects, frozen=True, tag="sc.power_card_played", kw_only=True):
+    """A player played an action or common power card, with the values it decided."""
+
+
+class BossCardPlayed(_CardEffects, frozen=True, tag="sc.boss_card_played", kw_only=True):
+    """The Boss played a Boss card, with the values it decided."""
+
+
 class HeroPlaced(GameEvent, frozen=True, tag="sc.hero_placed", kw_only=True):
     """The controller put the summoned hero on a space (destroying a unit there, if any)."""
 
@@ -268,5 +292,5 @@ EVENT_TYPES: tuple[type[GameEvent], ...] = (
     BuyingEnded, UnitMoved, TargetAttacked, PlayerTurnEnded, BattleMarched, PositionHeld,
     DefenderOrdered, PowerCardDiscarded, BossCardDiscarded, SpellsDrawn, SpellCast,
     CounterChosen, EquipmentBought, LadderBought, EquipmentDropped, LadderPlaced, LadderPickedUp,
-    UnitPushed, CardPlayed, HeroPlaced,
+    UnitPushed, CardPlayed, HeroPlaced, PowerCardPlayed, BossCardPlayed,
 )

@@ -41,7 +41,8 @@ class Unit(msgspec.Struct, kw_only=True):
     countered: bool = False  # has counterattacked in the current window
     token: int = NOBODY  # a defender's token id
     gear: list[int] = msgspec.field(default_factory=list)  # equipment cards (LADDER: a ladder)
-    ward: int = 0  # armor dice from a ward spell, until the end of the game turn
+    ward: int = 0  # armor dice from a ward spell or a card, until the end of the game turn
+    fury: int = 0  # attack dice from a card, until the end of the game turn
     pushed: bool = False  # pushed this turn (one more space)
 
     @property

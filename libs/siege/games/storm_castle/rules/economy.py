@@ -32,7 +32,7 @@ from siege.games.storm_castle.decks import (
     POWER_CARD_PRICE,
     UPGRADE_CARD,
 )
-from siege.games.storm_castle.rules import equipment, terrain
+from siege.games.storm_castle.rules import cards_play, equipment, terrain
 from siege.games.storm_castle.rules.battle import destroy_unit, start_rounds
 from siege.games.storm_castle.rules.movement import may_fight
 from siege.games.storm_castle.rules.nodes import shuffle
@@ -62,6 +62,9 @@ def collect(state: State) -> None:
                     if u.owner == seat and not u.flipped) if army in MAGIC_ARMIES else 0
         if terrain.controls(state, seat, MAGIC_LOCATION):
             magic += LOCATION_BONUS
+        income_gold, income_magic = cards_play.collect_income(state, seat)
+        state.gold[seat] = cap(state.gold[seat] + income_gold)
+        magic += income_magic
         state.magic[seat] = cap(state.magic[seat] + magic)
         state.owed_draws[seat] += DRAWS + (LOCATION_BONUS if terrain.controls(
             state, seat, DRAW_LOCATION) else 0)

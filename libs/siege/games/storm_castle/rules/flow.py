@@ -78,7 +78,8 @@ def _collect(state: State) -> bool:
             unit.attacked = False
             unit.done = False
             unit.pushed = False
-            unit.ward = 0  # wards last until the end of the game turn
+            unit.ward = 0  # wards and fury last until the end of the game turn
+            unit.fury = 0
         state.provoked = [False] * state.players
         if state.turn > 1:
             magic.refresh(state)

@@ -24,11 +24,11 @@ from siege.games.storm_castle.cards import (
     PUSH_ATTACK,
     PUSH_MOVES,
     PUSHABLE,
-    RIP_CARDS,
     WAR_DRUMS,
     WAR_DRUMS_MOVES,
 )
-from siege.games.storm_castle.rules import equipment, magic, terrain
+from siege.games.storm_castle.power import is_rip
+from siege.games.storm_castle.rules import cards_play, equipment, magic, terrain
 from siege.games.storm_castle.rules.battle import roll_attack, start_attack, start_rounds
 from siege.games.storm_castle.state import ARMY_MOVES, UNIT_MOVES, State, Summon, Unit
 
@@ -166,7 +166,9 @@ def legal(state: State, seat: int) -> list[Any]:
     out.extend(magic.cast_options(state, seat, may_fight))
     out.extend(equipment.ladder_options(state, seat))
     out.extend(equipment.drop_options(state, seat))
-    out.extend(a.PlayCard(card=c) for c in sorted(set(state.hands[seat])) if c in RIP_CARDS)
+    army = state.armies[seat]
+    out.extend(a.PlayCard(card=c) for c in sorted(set(state.hands[seat])) if is_rip(army, c))
+    out.extend(cards_play.play_options(state, seat))
     out.append(a.END_TURN)
     return out
 

@@ -118,8 +118,10 @@ def armor(unit: Unit) -> int:
 
 
 def attack_dice(unit: Unit) -> int:
-    """Attack dice: the unit's own and its equipment's (a flipped unit uses no equipment)."""
-    return UNIT_KINDS[unit.kind].attack + (0 if unit.flipped else gear_bonus(unit, "attack"))
+    """Attack dice: the unit's own, its equipment's and a card's fury (none while flipped)."""
+    if unit.flipped:
+        return UNIT_KINDS[unit.kind].attack
+    return UNIT_KINDS[unit.kind].attack + gear_bonus(unit, "attack") + unit.fury
 
 
 def defense_dice(state: State, victim: Unit, attacker_space: int, ladder: int = NOBODY) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.board import NOBODY, WALLS
 from siege.games.storm_castle.decks import EVENT_CARDS
-from siege.games.storm_castle.rules import defenders, economy, heroes, magic, policy
+from siege.games.storm_castle.rules import defenders, economy, events_play, heroes, magic, policy
 from siege.games.storm_castle.rules.movement import begin_turn
 from siege.games.storm_castle.rules.nodes import open_decision, shuffle
 from siege.games.storm_castle.rules.setup import on_placed
@@ -130,6 +130,7 @@ def resolve_event(state: State) -> bool:
         card = state.event_row[state.event_next]
         state.revealed.append(card)
         if EVENT_CARDS[card].march == 0:
+            events_play.resolve(state, card, seat)
             _event_done(state)
             return False
         march = state.march = March(card=card, left=EVENT_CARDS[card].march)
