@@ -9,6 +9,7 @@ from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.board import (
     KEEP,
     LOCATIONS,
+    STRUCTURES,
     TOWERS,
     WALLS,
     battlefield_space,
@@ -240,3 +241,18 @@ def test_defenders_behind_the_keep_walls_take_cover_too() -> None:
     attack(table, shooter, target)
     table.roll(HIT, BLANK, purpose=f"attack:{shooter}")
     assert table.need().purpose == f"defense:{shooter}" and table.need().count == 1
+
+
+def test_towers_are_fighting_spaces_never_attacked_as_structures() -> None:
+    # given a shooter in range of an empty tower and of the walls beside it
+    table = act_table()
+    shooter = put(table, 0, "Bone Archer", battlefield_space(SIDE, 0, 0))
+    # when its attacks are listed
+    offered = [x.structure for x in table.legal(0)
+               if isinstance(x, a.AttackTarget) and x.unit == shooter and x.structure >= 0]
+    # then walls are offered but no tower is a structure with health to attack
+    assert offered and all(STRUCTURES[s].kind != "tower" for s in offered)
+    assert {s.kind for s in STRUCTURES} == {"wall", "keep_wall", "building", "upgrade"}
+    # and a defender on the tower is still a target who takes the tower's cover
+    target = defender(table, "Halfling Slinger", TOWERS[0])
+    assert a.AttackTarget(unit=shooter, target=target) in table.legal(0)

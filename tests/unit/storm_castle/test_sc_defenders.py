@@ -6,10 +6,12 @@ from __future__ import annotations
 from storm_support import BLANK, HIT, act_table, defender, end_buying, put, start, to_buy
 
 from siege.games.storm_castle import actions as a
+from siege.games.storm_castle.armies import DEFENDER_TOKENS, UNIT_KINDS
 from siege.games.storm_castle.board import (
     CASTLE,
     KEEP,
     LOCATIONS,
+    NOBODY,
     WALLS,
     battlefield_space,
     ground,
@@ -249,3 +251,62 @@ def test_wrapup_unflips_the_defenders_only() -> None:
     state.order = [0, 1]
     advance(state)
     assert not state.units[guard].flipped and state.units[raider].flipped
+
+
+def _near_keep_with_guard(table, damage: int) -> int:
+    """A Dark Force unit near the keep and a guard in it of the drawn reinforcement's kind."""
+    table.state.standing[WALLS[0]] = False
+    put(table, 0, "Goblin", rampart(0, 0))
+    kind = DEFENDER_TOKENS[table.state.to_place[0]]
+    return defender(table, UNIT_KINDS[kind].name, KEEP, damage=damage)
+
+
+def test_the_controller_may_swap_a_weaker_keep_guard_for_the_reinforcement() -> None:
+    # given a reinforcement to place and a damaged guard of its kind in the keep
+    table = start(2)
+    to_buy(table, token=1)
+    end_buying(table)
+    seat = table.asked
+    guard = _near_keep_with_guard(table, damage=1)
+    token = table.state.to_place[0]
+    swaps = [x for x in table.legal(seat) if x.keep]
+    # then the holder of the reference card may swap, the guard going to a free keep ground
+    assert swaps and table.state.units[guard].space == KEEP
+    assert {x.space for x in swaps} <= {keep_ground(s) for s in range(4)}
+    assert a.PlaceDefender(space=swaps[0].space) in table.legal(seat)  # not swapping is legal
+    # when he swaps
+    newcomer = table.state.next_uid
+    table.when(seat, swaps[0])
+    # then the reinforcement guards the keep and the old guard stands where he chose
+    assert table.state.units[newcomer].space == KEEP
+    assert table.state.units[newcomer].token == token
+    assert table.state.units[guard].space == swaps[0].space
+
+
+def test_no_swap_is_offered_for_a_guard_as_strong_as_the_reinforcement() -> None:
+    # given an unhurt guard of the drawn reinforcement's kind in the keep
+    table = start(2)
+    to_buy(table, token=1)
+    end_buying(table)
+    _near_keep_with_guard(table, damage=0)
+    # then placing never offers a swap
+    assert not [x for x in table.legal(table.asked) if x.keep]
+    assert defenders.keep_swaps(table.state) == []
+
+
+def test_the_rules_always_swap_in_the_stronger_reinforcement_in_the_solo_game() -> None:
+    # given the solo game (the rules place) with a damaged guard in the keep
+    table = start(1)
+    to_buy(table)
+    state = table.state
+    assert state.ref_holder == NOBODY
+    state.standing[WALLS[0]] = False
+    put(table, 0, "Goblin", rampart(0, 0))
+    kind = DEFENDER_TOKENS[state.defender_pool[0]]
+    guard = defender(table, UNIT_KINDS[kind].name, KEEP, damage=1)
+    newcomer = state.next_uid
+    # when the reinforcement phase runs
+    end_buying(table)
+    # then the reinforcement took the keep and the guard moved out to the keep grounds
+    assert table.state.units[newcomer].space == KEEP
+    assert table.state.units[guard].space in {keep_ground(s) for s in range(4)}

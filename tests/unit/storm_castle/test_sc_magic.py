@@ -8,7 +8,7 @@ from storm_support import BLANK, HIT, act_table, defender, play_on, put
 
 from siege.games.storm_castle import actions as a
 from siege.games.storm_castle.armies import ARCANISTS, GREEN_TIDE, UNDEAD
-from siege.games.storm_castle.board import LOCATIONS, battlefield_space, rampart
+from siege.games.storm_castle.board import LOCATIONS, WALLS, battlefield_space, rampart
 from siege.games.storm_castle.rules import economy
 
 SIDE = 0
@@ -164,3 +164,73 @@ def test_exhausted_cards_count_for_the_hand_limit_and_may_be_discarded() -> None
     assert a.DiscardPowerCard(card=BOLT) in table.legal(0)
     table.when(0, a.DiscardPowerCard(card=BOLT))
     assert table.state.exhausted[0] == [] and BOLT in table.state.discards[0]
+
+
+def test_an_attack_spell_may_strike_a_wall_in_its_range() -> None:
+    # given an apprentice in range of a castle wall with Arcane Bolt in hand
+    table = magic_table()
+    apprentice = put(table, 0, "Apprentice", battlefield_space(SIDE, 0, 1))
+    spell_at_wall = a.CastSpell(card=BOLT, unit=apprentice, target=-1, structure=WALLS[0])
+    assert spell_at_wall in casts(table)
+    assert not any(x.structure >= 0 for x in casts(table) if x.card == WARD)  # wards never
+    # when it casts the bolt at the wall and both dice hit
+    table.when(0, spell_at_wall)
+    assert table.need().count == 2  # the spell's Attack 2
+    table.roll(HIT, HIT, purpose=f"attack:{apprentice}")
+    # then the wall takes the damage (no strike back), the spell is paid and exhausted
+    assert table.state.structure_damage[WALLS[0]] == 2 and table.state.standing[WALLS[0]]
+    assert table.state.magic[0] == 1 and table.state.exhausted[0] == [BOLT]
+    assert table.state.battle is None and table.state.asking == "act"
+    assert table.state.units[apprentice].done
+
+
+def test_a_melee_attack_spell_strikes_a_wall_only_from_its_front() -> None:
+    # given Undead skeletons in front of a wall and inside the castle behind it
+    table = magic_table(army=UNDEAD)
+    table.state.magic[0] = 3
+    front = put(table, 0, "Skeleton", battlefield_space(SIDE, 0, 0))
+    inside = put(table, 0, "Skeleton", rampart(SIDE, 1))
+    table.state.standing[WALLS[1]] = False
+    walls = {(x.unit, x.structure) for x in casts(table) if x.card == CHAIN and x.structure >= 0}
+    # then Soul Rend (range 0) reaches the wall from the front, never from inside the castle
+    assert (front, WALLS[0]) in walls
+    assert not any(unit == inside and sid in WALLS for unit, sid in walls)
+    table.when(0, a.CastSpell(card=CHAIN, unit=front, target=-1, structure=WALLS[0]))
+    table.roll(HIT, HIT, HIT, BLANK, purpose=f"attack:{front}")
+    assert not table.state.standing[WALLS[0]] and table.state.walls_taken[0] == 1
+
+
+def test_the_unit_that_starts_battle_rounds_may_cast_an_attack_spell_in_them() -> None:
+    # given an Undead skeleton with magic for Soul Rend and an orc on a location
+    table = magic_table(army=UNDEAD, rival=GREEN_TIDE)
+    table.state.magic[0] = 3
+    skeleton = put(table, 0, "Skeleton", battlefield_space(SIDE, 1, 1))
+    orc = put(table, 1, "Orc Warrior", LOCATIONS[0])
+    # when the skeleton moves in and starts battle rounds
+    table.when(0, a.MoveUnit(unit=skeleton, to=LOCATIONS[0]))
+    # then its owner chooses how it strikes: its own attack or an attack spell
+    assert table.state.asking == "counter" and table.waiting == {0}
+    assert {x.card for x in table.legal(0)} == {-1, BOLT, CHAIN}
+    table.when(0, a.CounterWithSpell(card=CHAIN))  # Attack 4, melee, fizzles
+    assert CHAIN in table.state.discards[0] and table.state.magic[0] == 0
+    for _ in range(2):  # the spell's four dice strike round after round
+        table.roll(BLANK, BLANK, BLANK, BLANK, purpose=f"attack:{skeleton}")
+        table.roll(BLANK, BLANK, purpose=f"attack:{orc}")
+    assert table.state.battle is not None and table.state.battle.round == 2
+    assert table.state.asking != "counter"  # chosen once, in the first round
+
+
+def test_in_battle_rounds_the_target_chooses_first_then_the_starter() -> None:
+    # given two casting armies: an apprentice moving onto a skeleton's location
+    table = magic_table(army=ARCANISTS, rival=UNDEAD)
+    apprentice = put(table, 0, "Apprentice", battlefield_space(SIDE, 1, 1))
+    put(table, 1, "Skeleton", LOCATIONS[0])
+    table.state.magic[1] = 3
+    table.when(0, a.MoveUnit(unit=apprentice, to=LOCATIONS[0]))
+    # then the target's owner is asked first, and the starter's owner after him
+    assert table.state.asking == "counter" and table.waiting == {1}
+    table.when(1, a.CounterWithSpell(card=-1))
+    assert table.state.asking == "counter" and table.waiting == {0}
+    table.when(0, a.CounterWithSpell(card=BOLT))
+    assert table.state.battle is not None and table.state.battle.spell == BOLT
+    assert table.state.exhausted[0] == [BOLT]

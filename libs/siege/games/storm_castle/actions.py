@@ -19,9 +19,10 @@ class ChooseBattlefield(Action, frozen=True, tag="sc.choose_battlefield", kw_onl
 
 
 class PlaceDefender(Action, frozen=True, tag="sc.place_defender", kw_only=True):
-    """Put the defender token just drawn on a free castle space (as the defenders' hand)."""
+    """Put the drawn defender on a free castle space (``keep``: into the keep, its guard out)."""
 
     space: int
+    keep: bool = False
 
 
 class BidGold(Action, frozen=True, tag="sc.bid_gold", kw_only=True):
@@ -129,11 +130,12 @@ class DrawSpells(Action, frozen=True, tag="sc.draw_spells", kw_only=True):
 
 
 class CastSpell(Action, frozen=True, tag="sc.cast_spell", kw_only=True):
-    """Cast a spell from hand through ``unit`` at ``target`` (an enemy, or a friend to ward)."""
+    """Cast a spell through ``unit`` at ``target`` (foe; friend to ward) or at ``structure``."""
 
     card: int
     unit: int
     target: int
+    structure: int = -1
 
 
 class CounterWithSpell(Action, frozen=True, tag="sc.counter_with_spell", kw_only=True):

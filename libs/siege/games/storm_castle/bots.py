@@ -197,9 +197,9 @@ def _cast(view: StormView, x: a.CastSpell) -> float:
     """Attack spells at defenders (the keep's guard above all); wards on a unit in front."""
     units = _units(view)
     spell = spell_of(view.armies[view.seat], x.card)
+    if spell is None or x.structure >= 0:
+        return -1.0  # the greedy bot keeps its spells for units
     target = units[x.target]
-    if spell is None:
-        return -1.0
     if spell.ward:
         return 0.5 if _keep_distance(target.space) <= 4 and target.ward == 0 else -1.0
     if target.owner >= 0:

@@ -109,8 +109,11 @@ def legal(state: State, seat: int) -> list[Any]:
         taken = set(state.battlefields)
         return [a.ChooseBattlefield(battlefield=k) for k in range(4) if k not in taken]
     if asking == "place":
-        return [a.PlaceDefender(space=s)
-                for s in defenders.placement_spaces(state, setup=state.phase == "setup")]
+        plain = [a.PlaceDefender(space=s)
+                 for s in defenders.placement_spaces(state, setup=state.phase == "setup")]
+        if state.phase == "setup":
+            return plain
+        return plain + [a.PlaceDefender(space=s, keep=True) for s in defenders.keep_swaps(state)]
     if asking == "bid":
         return economy.bid_options(state, seat)
     if asking == "tie":
@@ -180,11 +183,17 @@ def _held(state: State, seat: int, x: a.HoldPosition) -> e.PositionHeld:
     return e.PositionHeld(seat=seat, unit=offer.unit)
 
 
+def _keep_guard_uid(state: State) -> int:
+    guard = defenders.keep_guard(state)
+    return guard.uid if guard is not None else -1
+
+
 _EVENT_FOR: dict[type, Callable[[State, int, Any], GameEvent]] = {
     a.ChooseArmy: lambda st, s, x: e.ArmyChosen(seat=s, army=x.army),
     a.ChooseBattlefield: lambda st, s, x: e.BattlefieldChosen(seat=s, battlefield=x.battlefield),
-    a.PlaceDefender: lambda st, s, x: e.DefenderPlaced(seat=s, token=st.to_place[0],
-                                                       space=x.space, uid=st.next_uid),
+    a.PlaceDefender: lambda st, s, x: e.DefenderPlaced(
+        seat=s, token=st.to_place[0], space=x.space, uid=st.next_uid,
+        swapped=_keep_guard_uid(st) if x.keep else -1),
     a.BidGold: lambda st, s, x: e.GoldBid(seat=s, gold=x.gold),
     a.BreakTie: lambda st, s, x: e.TieBroken(seat=s, boss=x.seat),
     a.KeepBossCard: lambda st, s, x: e.BossCardKept(seat=s, card=x.card),
@@ -208,7 +217,8 @@ _EVENT_FOR: dict[type, Callable[[State, int, Any], GameEvent]] = {
     a.DrawSpells: lambda st, s, x: e.SpellsDrawn(
         seat=s, unit=x.unit, count=magic.spell_draws(st.units[x.unit])),
     a.CastSpell: lambda st, s, x: e.SpellCast(seat=s, card=x.card, unit=x.unit, target=x.target,
-                                              cost=_spell_cost(st, s, x.card)),
+                                              cost=_spell_cost(st, s, x.card),
+                                              structure=x.structure),
     a.CounterWithSpell: lambda st, s, x: e.CounterChosen(
         seat=s, card=x.card, cost=_spell_cost(st, s, x.card) if x.card >= 0 else 0),
     a.BuyEquipment: lambda st, s, x: e.EquipmentBought(seat=s, card=x.card, unit=x.unit,
@@ -327,7 +337,8 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
     DeckShuffled: _on_shuffled,
     e.ArmyChosen: _closing(_on_army),
     e.BattlefieldChosen: _closing(_on_battlefield),
-    e.DefenderPlaced: _closing(lambda st, x: setup.on_placed(st, x.token, x.space, x.uid)),
+    e.DefenderPlaced: _closing(lambda st, x: setup.on_placed(st, x.token, x.space, x.uid,
+                                                             x.swapped)),
     e.GoldBid: _on_bid,
     e.TieBroken: _closing(_on_tie),
     e.BossCardKept: _closing(lambda st, x: economy.on_boss_card_kept(st, x.seat, x.card,
@@ -351,7 +362,7 @@ _HANDLERS: dict[type[Event], Callable[[State, Any], None]] = {
                             knock=x.knock))),
     e.SpellsDrawn: _closing(lambda st, x: defenders.on_spells_drawn(st, x.unit)),
     e.SpellCast: _closing(lambda st, x: movement.on_cast(st, x.seat, x.card, x.unit, x.target,
-                                                         x.cost)),
+                                                         x.cost, x.structure)),
     e.CounterChosen: _closing(lambda st, x: battle.on_counter_chosen(st, x.seat, x.card,
                                                                      x.cost)),
     e.EquipmentBought: _closing(lambda st, x: equipment.on_equipment_bought(

@@ -26,12 +26,13 @@ class BattlefieldChosen(GameEvent, frozen=True, tag="sc.battlefield_chosen", kw_
 
 
 class DefenderPlaced(GameEvent, frozen=True, tag="sc.defender_placed", kw_only=True):
-    """The defenders' controller put the drawn defender token on a castle space."""
+    """The controller placed the drawn defender (``swapped``: in the keep, that guard out)."""
 
     seat: int
     token: int
     space: int
     uid: int
+    swapped: int = -1
 
 
 class GoldBid(GameEvent, frozen=True, tag="sc.gold_bid", kw_only=True):
@@ -165,13 +166,14 @@ class SpellsDrawn(GameEvent, frozen=True, tag="sc.spells_drawn", kw_only=True):
 
 
 class SpellCast(GameEvent, frozen=True, tag="sc.spell_cast", kw_only=True):
-    """A player paid ``cost`` magic and cast a spell through a unit at a target."""
+    """A player paid ``cost`` magic and cast a spell through a unit at a target or structure."""
 
     seat: int
     card: int
     unit: int
     target: int
     cost: int
+    structure: int = -1
 
 
 class CounterChosen(GameEvent, frozen=True, tag="sc.counter_chosen", kw_only=True):

@@ -84,6 +84,7 @@ class Battle(msgspec.Struct, kw_only=True):
     counter_spell: int = NOBODY  # the attack spell the target strikes back with
     outside: int = 0  # an Attack X outside battle (collapse, push, ladder): X
     asking: bool = False  # the target's owner chooses how to strike back
+    starter_asking: bool = False  # then, in battle rounds, the starter chooses how it strikes
 
 
 class March(msgspec.Struct, kw_only=True):

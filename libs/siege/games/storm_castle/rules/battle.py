@@ -138,18 +138,32 @@ def start_rounds(state: State, attacker: int, target: int, context: str) -> None
     if magic.counter_spells(state, victim, unit):
         battle.asking = True
         return
+    if magic.counter_spells(state, unit, victim):
+        battle.starter_asking = True
+        return
     battle.stages = _stages(state, battle, True, first_round=True)
     battle.queue = list(battle.stages[0])
 
 
 def on_counter_chosen(state: State, seat: int, card: int, cost: int) -> None:
-    """The target's owner chose its own attack (-1) or an attack spell to strike back with."""
+    """The target's owner chose its own attack (-1) or an attack spell to strike back with; in
+    battle rounds the unit that started them chooses next, the same way."""
     battle = state.battle
     assert battle is not None
-    battle.asking = False
-    if card != NOBODY:
-        magic.pay(state, seat, card, cost)
-        battle.counter_spell = card
+    if battle.starter_asking:
+        battle.starter_asking = False
+        if card != NOBODY:
+            magic.pay(state, seat, card, cost)
+            battle.spell = card
+    else:
+        battle.asking = False
+        if card != NOBODY:
+            magic.pay(state, seat, card, cost)
+            battle.counter_spell = card
+        starter, victim = state.units[battle.attacker], state.units[battle.target]
+        if battle.rounds and magic.counter_spells(state, starter, victim):
+            battle.starter_asking = True
+            return
     battle.stages = _stages(state, battle, True, first_round=True)
     battle.queue = list(battle.stages[0])
 
@@ -199,8 +213,9 @@ def settle(state: State) -> bool:
     """Runs the battle until it needs dice or a decision (True), or is over (False)."""
     while state.battle is not None:
         battle = state.battle
-        if battle.asking:
-            open_decision(state, [state.units[battle.target].owner], "counter")
+        if battle.asking or battle.starter_asking:
+            chooser = battle.target if battle.asking else battle.attacker
+            open_decision(state, [state.units[chooser].owner], "counter")
             return True
         if battle.strike is not None:
             strike = battle.strike

@@ -14,11 +14,12 @@ from the keep only flipped units or units that cannot strike back.
 from __future__ import annotations
 
 from siege.games.storm_castle import actions as a
-from siege.games.storm_castle.armies import DEFENDER_TOKENS, PEASANT
+from siege.games.storm_castle.armies import DEFENDER_TOKENS, PEASANT, UNIT_KINDS
 from siege.games.storm_castle.board import (
     CASTLE,
     EDGES,
     KEEP,
+    KEEP_COMPOUND,
     NOBODY,
     RAMPARTS,
     TOWERS,
@@ -58,6 +59,29 @@ def placement_spaces(state: State, setup: bool) -> list[int]:
     if terrain.dark_force_near_keep(state) and KEEP not in taken:
         return [KEEP]
     return [s for s in CASTLE if s not in taken]
+
+
+def strength(kind: int, damage: int = 0) -> int:
+    """How strong a defender is for the keep swap: health left plus attack and armor dice."""
+    spec = UNIT_KINDS[kind]
+    return spec.health - damage + spec.attack + spec.armor
+
+
+def keep_guard(state: State) -> Unit | None:
+    return next((u for u in state.units.values() if u.space == KEEP and u.is_defender), None)
+
+
+def keep_swaps(state: State) -> list[int]:
+    """Spaces the keep's guard may move out to so that the reinforcement just drawn, if it is
+    stronger, takes its place (only while a Dark Force unit is near the keep): the free keep
+    grounds, else any free castle space."""
+    guard = keep_guard(state)
+    if (not state.to_place or guard is None or not terrain.dark_force_near_keep(state)
+            or strength(DEFENDER_TOKENS[state.to_place[0]]) <= strength(guard.kind, guard.damage)):
+        return []
+    taken = {u.space for u in state.units.values()}
+    grounds = [s for s in sorted(KEEP_COMPOUND) if s != KEEP and s not in taken]
+    return grounds or [s for s in CASTLE if s not in taken]
 
 
 def place(state: State, token: int, space: int, uid: int) -> None:

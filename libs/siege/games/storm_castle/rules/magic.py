@@ -7,7 +7,8 @@ above 0) or melee battle with the spell's attack; it ends the caster's movement 
 unit's one attack, so a caster may attack and cast, and cast several different spells. A target
 that may strike back and whose army casts chooses before the dice how it strikes back: its own
 attack or an attack spell that reaches. In battle rounds that choice is made once, in the first
-round, and the spell stays the unit's attack until the rounds end.
+round (the target first, then the unit that started the rounds), and a spell chosen stays the
+unit's attack until the rounds end.
 """
 
 from __future__ import annotations
@@ -103,8 +104,12 @@ def counter_spells(state: State, target: Unit, attacker: Unit) -> list[Spell]:
 
 
 def counter_options(state: State, battle: Battle) -> list[a.CounterWithSpell]:
-    """Its own attack (when it reaches, or in battle rounds) or any attack spell that does."""
+    """Its own attack (when it reaches, or in battle rounds) or any attack spell that does; for
+    the unit that started battle rounds, its own attack or any of its attack spells."""
     target, attacker = state.units[battle.target], state.units[battle.attacker]
+    if battle.starter_asking:
+        return [a.CounterWithSpell(card=NOBODY)] + [
+            a.CounterWithSpell(card=s.card) for s in counter_spells(state, attacker, target)]
     own = battle.rounds or terrain.can_reach(state, target, attacker.space)
     return [a.CounterWithSpell(card=NOBODY)] * own + [
         a.CounterWithSpell(card=s.card) for s in counter_spells(state, target, attacker)]

@@ -118,7 +118,15 @@ def attack_targets(state: State, unit: Unit) -> list[a.AttackTarget]:
             continue
         if terrain.can_reach(state, unit, other.space):
             out.append(a.AttackTarget(unit=unit.uid, target=other.uid))
-    reach = terrain.unit_range(state, unit)
+    out += [a.AttackTarget(unit=unit.uid, structure=sid)
+            for sid in structure_targets(state, unit, terrain.unit_range(state, unit))]
+    return out
+
+
+def structure_targets(state: State, unit: Unit, reach: int) -> list[int]:
+    """Standing structures ``unit`` may attack with this reach (0: melee, from the front)."""
+    seat = unit.owner
+    out: list[int] = []
     for sid, structure in enumerate(STRUCTURES):
         if not state.standing[sid]:
             continue
@@ -136,7 +144,21 @@ def attack_targets(state: State, unit: Unit) -> list[a.AttackTarget]:
         else:
             ok = unit.space in structure.front
         if ok:
-            out.append(a.AttackTarget(unit=unit.uid, structure=sid))
+            out.append(sid)
+    return out
+
+
+def spell_structure_options(state: State, seat: int) -> list[a.CastSpell]:
+    """Attack spells at structures, reached like a ranged (or melee, range 0) attack."""
+    out: list[a.CastSpell] = []
+    mine = sorted((u for u in state.units.values() if u.owner == seat), key=lambda u: u.uid)
+    casters = [u for u in mine if magic.may_cast(state, u) and not is_location(u.space)]
+    for spell in magic.castable(state, seat):
+        if not spell.attack:
+            continue
+        for caster in casters:
+            out += [a.CastSpell(card=spell.card, unit=caster.uid, target=NOBODY, structure=sid)
+                    for sid in structure_targets(state, caster, spell.range)]
     return out
 
 
@@ -164,6 +186,7 @@ def legal(state: State, seat: int) -> list[Any]:
         out.extend(attack_targets(state, unit))
         out.extend(a.PushUnit(unit=unit.uid, to=to) for to in push_destinations(state, unit))
     out.extend(magic.cast_options(state, seat, may_fight))
+    out.extend(spell_structure_options(state, seat))
     out.extend(equipment.ladder_options(state, seat))
     out.extend(equipment.drop_options(state, seat))
     army = state.armies[seat]
@@ -220,10 +243,14 @@ def on_pushed(state: State, unit_id: int, to: int, cost: int) -> None:
     state.battle.target_space = to
 
 
-def on_cast(state: State, seat: int, card: int, unit_id: int, target: int, cost: int) -> None:
+def on_cast(state: State, seat: int, card: int, unit_id: int, target: int, cost: int,
+            structure: int = NOBODY) -> None:
     spell = magic.pay(state, seat, card, cost)
     caster = state.units[unit_id]
     caster.done = True  # casting ends the caster's movement
+    if structure != NOBODY:
+        start_attack(state, unit_id, structure=structure, spell=card)
+        return
     if spell.ward:
         state.units[target].ward += spell.ward
         return

@@ -4,6 +4,9 @@ documented in the README. Deterministic: it reads the state only, so a replay re
 
 - Placing a defender: the keep when it must; otherwise the free space closest to the Dark
   Force unit nearest the keep (at set-up: towers first, then ramparts), lowest id on ties.
+- The keep swap: a reinforcement stronger than the keep's guard (while a Dark Force unit is
+  near the keep) always takes its place, the guard moving out to the free keep ground (else
+  castle space) that the placing rule picks.
 - Activating: the attack most likely to destroy its target (least health left, then the
   target nearest the keep); without attacks, the defender and move that end closest to the
   Dark Force unit nearest the keep; lowest ids on ties.

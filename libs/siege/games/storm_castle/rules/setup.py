@@ -15,7 +15,7 @@ from siege.games.storm_castle.armies import (
     START_GOLD,
     START_MAGIC,
 )
-from siege.games.storm_castle.board import LOCATIONS, NOBODY, TOWERS
+from siege.games.storm_castle.board import KEEP, LOCATIONS, NOBODY, TOWERS
 from siege.games.storm_castle.decks import (
     BOSS_DECK_SIZE,
     EVENT_DECK_SIZE,
@@ -106,10 +106,14 @@ def _deal(state: State) -> None:
             state.next_uid += 1
 
 
-def on_placed(state: State, token: int, space: int, uid: int) -> None:
-    """A defender token drawn at set-up or as a reinforcement goes onto the board."""
+def on_placed(state: State, token: int, space: int, uid: int, swapped: int = -1) -> None:
+    """A defender token drawn at set-up or as a reinforcement goes onto the board (with
+    ``swapped``: into the keep, the guard there moving out to ``space``)."""
     state.defender_pool.remove(token)
     state.to_place = []
+    if swapped >= 0:
+        state.units[swapped].space = space
+        space = KEEP
     defenders.place(state, token, space, uid)
     if state.phase == "setup":
         state.initial_placed += 1

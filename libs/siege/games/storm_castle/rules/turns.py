@@ -75,7 +75,13 @@ def reinforce(state: State) -> bool:
             state.place_left = 0
             state.to_place = []
         elif state.ref_holder == NOBODY:
-            on_placed(state, state.to_place[0], policy.place(state, spaces), state.next_uid)
+            swaps = defenders.keep_swaps(state)
+            guard = defenders.keep_guard(state)
+            if swaps and guard is not None:  # the rules always take the stronger guard
+                on_placed(state, state.to_place[0], policy.place(state, swaps), state.next_uid,
+                          guard.uid)
+            else:
+                on_placed(state, state.to_place[0], policy.place(state, spaces), state.next_uid)
             return False
         else:
             open_decision(state, [state.ref_holder], "place")
