@@ -15,7 +15,8 @@ import { parseArgs } from 'node:util';
 import { decode, encode } from '@msgpack/msgpack';
 import { createClient, RESP_TYPES } from 'redis';
 
-const COMMANDS = 'siege:commands';
+const REGISTRY = 'siege:clients';
+const DOORBELL = 'siege:clients:changed';
 const CLIENT_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 // Integers wider than 53 bits stay exact (as BigInt) through a decode and a re-encode.
 const MSGPACK = { useBigInt64: true };
@@ -123,9 +124,22 @@ function show(value) {
   });
 }
 
+// On a server without ACLs a client registers itself, so the services read its commands
+// stream; under ACLs the operator did that when admitting it, and both writes are refused.
+async function register(writer, client) {
+  try {
+    await writer.sAdd(REGISTRY, client);
+    await writer.xAdd(DOORBELL, '*', { c: client });
+  } catch (err) {
+    if (!String(err.message).startsWith('NOPERM')) throw err;
+  }
+}
+
 async function play(opts) {
   const random = prng(opts.seed);
   const inbox = `siege:client:{${opts.client}}:inbox`;
+  // The one stream this client writes: the services take whoever owns it as the sender.
+  const commands = `siege:client:{${opts.client}}:commands`;
   // One connection writes; another one blocks in XREAD, so a submit never waits behind it.
   // Replies come as Buffers: bus entries are binary msgpack.
   const writer = createClient({ url: opts.redisUrl });
@@ -134,7 +148,8 @@ async function play(opts) {
   await writer.connect();
   await reader.connect();
 
-  const publish = (message) => writer.xAdd(COMMANDS, '*', { m: Buffer.from(encode(message, MSGPACK)) });
+  await register(writer, opts.client);
+  const publish = (message) => writer.xAdd(commands, '*', { m: Buffer.from(encode(message, MSGPACK)) });
 
   const deadline = Date.now() + opts.timeoutMs;
   const join = () => publish({ t: 'cmd.join_match', match_id: opts.matchId, client: opts.client, seat: opts.seat, name: opts.name });

@@ -13,9 +13,10 @@ from typing import Any, Protocol
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
 from siege.eventlog.keys import (
-    COMMANDS_STREAM,
     REPLIES_STREAM,
     RESULTS_STREAM,
+    client_of_commands_key,
+    commands_key,
     inbox_key,
     valid_client_id,
 )
@@ -23,13 +24,19 @@ from siege.eventlog.keys import (
 Handler = Callable[[Any], Awaitable[None]]
 
 # Topics are the names of the Redis streams that carry them, so both transports agree.
-# Everything clients write: the match service reads it (lifecycle, lobbies, registrations) and
-# so does the rules service (actions), each in a group of its own.
-COMMANDS = COMMANDS_STREAM
+# Everything clients write goes on the sender's own stream (``commands_topic``): the match
+# service reads them all (lifecycle, lobbies, registrations) and so does the rules service
+# (actions), each in a group of its own. In one process they are one topic, COMMANDS.
+COMMANDS = "commands"
 LOG = "log"  # LogAppended pointers (on Redis, the append script writes them)
 # ActionRejected for a sender that named no client; everything else meant for one client goes to
 # its own streams (``siege.eventlog.keys.inbox_key`` and ``view_key``).
 REPLIES = REPLIES_STREAM
+
+
+def commands_topic(client: str) -> str:
+    """Where ``client`` writes its commands: its own stream, never one another client writes."""
+    return commands_key(client)
 
 
 def reply_topic(client: str) -> str:
@@ -64,6 +71,8 @@ class InMemoryBus:
         self.delivered = 0
 
     async def publish(self, topic: str, message: Message) -> None:
+        if client_of_commands_key(topic) is not None:
+            topic = COMMANDS  # every client's commands, to the same handlers
         self._queue.append((topic, bus_encoder.encode(message)))
 
     def subscribe(self, topic: str, handler: Handler) -> None:

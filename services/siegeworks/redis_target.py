@@ -3,6 +3,9 @@
 The embedded server keeps its data in a directory (``.siege/redis`` by default, or
 ``SIEGE_DATA_DIR``) with an append-only file, so ``siege export`` or ``siege audit`` after
 ``siege run`` find the matches that run wrote.
+
+``rediss://`` is Redis over TLS; its certificates go in the query, as redis-py's ``ssl_*``
+arguments: ``rediss://host:6380/0?ssl_ca_certs=/etc/redis/ca.crt`` (see deploy/redis/tls.md).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import Redis
 
@@ -20,6 +23,7 @@ from siege.eventlog.log import RedisEventLog
 
 DEFAULT_DATA_DIR = Path(".siege") / "redis"
 SCHEMES = ("redis", "rediss", "unix")
+SECRET_OPTIONS = ("ssl_password",)  # the passphrase of a rediss:// URL's client key
 
 
 class RedisUrlError(ValueError):
@@ -27,20 +31,30 @@ class RedisUrlError(ValueError):
 
 
 def redacted(url: str) -> str:
-    """The URL with any password replaced, fit to print."""
+    """The URL with any password (and a client key's passphrase) replaced, fit to print."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = f"{parts.username}:" if parts.username else ":"
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}***@{host}{port}"))
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if any(name in SECRET_OPTIONS for name, _ in query):
+        hidden = [(name, "***" if name in SECRET_OPTIONS else value) for name, value in query]
+        parts = parts._replace(query=urlencode(hidden, safe="/*"))
+    if parts.password is not None:
+        user = f"{parts.username}:" if parts.username else ":"
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+        parts = parts._replace(netloc=f"{user}***@{host}{port}")
+    return urlunsplit(parts)
 
 
 def check_url(url: str) -> str:
-    if urlsplit(url).scheme not in SCHEMES:
+    parts = urlsplit(url)
+    if parts.scheme not in SCHEMES:
         raise RedisUrlError(f"{redacted(url)!r} is not a Redis URL: it must start with "
                             "redis://, rediss:// or unix://")
+    tls_options = sorted({name for name, _ in parse_qsl(parts.query) if name.startswith("ssl_")})
+    if tls_options and parts.scheme != "rediss":
+        # redis-py would pass them to a plain connection, which fails with a TypeError.
+        raise RedisUrlError(f"{redacted(url)!r} has TLS options ({', '.join(tls_options)}): "
+                            "TLS needs a rediss:// URL")
     return url
 
 

@@ -14,12 +14,15 @@ from redis.asyncio import Redis
 from redis.exceptions import NoPermissionError
 
 from siege.contracts.messages import (
+    CommandRefused,
     CreateMatch,
+    JoinMatch,
     MatchFinished,
     Message,
     SeatGranted,
     SubmitAction,
 )
+from siege.contracts.rejections import RejectionCode
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
 from siege.eventlog.pipelined import PipelinedRedis
@@ -35,6 +38,21 @@ from siegeworks.transport.redis_bus import RedisBus
 
 class StalledError(RuntimeError):
     pass
+
+
+class MatchIdTakenError(RuntimeError):
+    """A match id this run would create belongs to another client's match (or to one made
+    with other terms): the run adopts only matches it created itself."""
+
+
+RATE_LIMITED_RETRY_S = 1.0
+
+
+def own_client_id(redis: Redis, fallback: str) -> str:
+    """The client id a run acts as: under ACLs the one its user name binds it to
+    (``client-<id>``), since the services attribute its commands to that; else ``fallback``."""
+    user = redis.connection_pool.connection_kwargs.get("username") or ""
+    return user.removeprefix("client-") if user.startswith("client-") else fallback
 
 
 class LatencyProbe:
@@ -141,7 +159,8 @@ async def _play(
     # This run is one client: its tokens and prompts come on streams of its own. Its id is
     # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
     # must write the same log.
-    client = client or "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16]
+    client = client or own_client_id(
+        redis, "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16])
     reader.follow(inbox_key(client), "0-0")
     clients: dict[str, list[BotSeat | None]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
@@ -151,9 +170,13 @@ async def _play(
     ids = [spec.match_id for spec in specs]
     for match_id, raw in zip(ids, await redis.hmget(RESULTS_HASH, ids) if ids else [],
                              strict=True):
-        if raw is not None:
-            finished[match_id] = decoder.decode(raw)
-            on_finished(finished[match_id])
+        result = decoder.decode(raw) if raw is not None else None
+        # Only this client's own (a result from before creators were recorded names none): a
+        # squatter's match under a seeded id is refused at create instead (MatchIdTakenError).
+        if result is not None and result.creator in ("", client):
+            finished[match_id] = result
+            on_finished(result)
+    by_id = {spec.match_id: spec for spec in specs}
     waiting = [spec for spec in specs if spec.match_id not in finished]
     waiting.reverse()  # popped from the end: start in the given order
     limit = concurrency or len(waiting) or 1
@@ -166,9 +189,23 @@ async def _play(
             for seat, bot in enumerate(clients[spec.match_id]):
                 if bot is not None:
                     reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt)
-            await bus.publish(topics.COMMANDS, CreateMatch(
-                match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
-                options=spec.options, client=client, clients=spec.holders(client)))
+            await bus.publish(topics.commands_topic(client), create_of(spec))
+
+    retry: list[tuple[float, MatchSpec]] = []
+
+    async def refused(message: CommandRefused) -> None:
+        if message.code == RejectionCode.RATE_LIMITED:  # over this client's quota: later
+            retry.append((time.monotonic() + RATE_LIMITED_RETRY_S, by_id[message.subject]))
+            return
+        if message.code == RejectionCode.MATCH_ID_TAKEN:
+            raise MatchIdTakenError(
+                f"match id {message.subject} is taken: {message.detail}; this run adopts only "
+                "matches it created itself (choose another --seed or match id)")
+        raise RuntimeError(f"match {message.subject} refused: {message.code}: {message.detail}")
+
+    def create_of(spec: MatchSpec) -> CreateMatch:
+        return CreateMatch(match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
+                           options=spec.options, client=client, clients=spec.holders(client))
 
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
@@ -180,14 +217,20 @@ async def _play(
         for message in messages:
             if isinstance(message, SeatGranted):
                 await hand_token(clients, message)
+            elif isinstance(message, CommandRefused) and message.subject in clients:
+                await refused(message)
             elif (isinstance(message, MatchFinished) and message.match_id in wanted
-                  and message.match_id not in finished):
+                  and message.match_id not in finished and message.creator in ("", client)):
                 finished[message.match_id] = message
                 for seat in range(len(clients.pop(message.match_id, []))):
                     reader.drop_seat(view_key(client, message.match_id, seat))
                 on_finished(message)
                 last_progress = time.monotonic()
         await start_more()
+        now = time.monotonic()
+        for due, spec in [r for r in retry if r[0] <= now]:
+            retry.remove((due, spec))
+            await bus.publish(topics.commands_topic(client), create_of(spec))
         if time.monotonic() - last_progress > stall_timeout_s:
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
@@ -204,9 +247,11 @@ async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> Ru
     match_id = cfg.match_id(0)
     person = "person-" + hashlib.sha256(match_id.encode()).hexdigest()[:12]
     bots = [OPEN if s == human_seat else name for s, name in enumerate(cfg.seat_bots())]
+    # The person's seat is open, and the person's own client joins it: a create may not name
+    # another client as a holder (siegeworks.match.consent).
     spec = MatchSpec(match_id=match_id, game=cfg.game, options=cfg.options,
                      seat_names=["you" if not n else f"{n}-{s}" for s, n in enumerate(bots)],
-                     bots=bots, outsiders=[person if not n else OPEN for n in bots])
+                     bots=bots)
     master = cfg.master_seed()
     human = OutsideClient(redis, person, make_player=lambda bus, game, seat: HumanSeat(
         bus, person, game, seat))
@@ -214,6 +259,7 @@ async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> Ru
     played, _ = await asyncio.gather(
         play_specs([spec], redis, bot_seed_for(master) if master else new_seed(),
                    stall_timeout_s=float("inf")),
-        human.run(None, match_id, lambda m: isinstance(m, MatchFinished)
+        human.run(JoinMatch(match_id=match_id, client=person, seat=human_seat, name="you"),
+                  match_id, lambda m: isinstance(m, MatchFinished)
                   and m.match_id == match_id, timeout_s=float("inf")))
     return RunResult([match_id], [played[match_id]])

@@ -91,7 +91,7 @@ async def play_matches(
     for match_id in match_ids:
         clients[match_id] = seat_bots(wired.bus, LOCAL_CLIENT, cfg.game, match_id, names,
                                       bot_seed)
-        await wired.bus.publish(topics.COMMANDS, CreateMatch(
+        await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), CreateMatch(
             match_id=match_id, game=cfg.game, client=LOCAL_CLIENT,
             seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)],
             options=cfg.options))
@@ -133,7 +133,7 @@ async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
             await human.on_rejected(message)
 
     wired.bus.subscribe(inbox_key(LOCAL_CLIENT), inbox)
-    await wired.bus.publish(topics.COMMANDS, CreateMatch(
+    await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), CreateMatch(
         match_id=match_id, game=cfg.game, options=cfg.options, client=LOCAL_CLIENT,
         seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)]))
     await wired.bus.drain()

@@ -26,16 +26,18 @@ from redis.exceptions import RedisError
 
 from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
-    COMMANDS_STREAM,
+    CLIENTS_CHANGED_STREAM,
     SEAT_SECRET_KEY,
     SHARDS,
     bus_key,
+    client_of_commands_key,
     health_key,
 )
 from siege.eventlog.log import RedisEventLog
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siege.tournament.state import is_tournament
+from siegeworks import ingress
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.match import handlers as match
@@ -47,11 +49,15 @@ from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
+from siegeworks.transport.trimming import trim_forever
 
 SERVICES = ("match", "rules", "dice", "scoring")
 def shard_buses(audience: str) -> list[str]:
     return [bus_key(shard, audience) for shard in range(SHARDS)]
 HEALTH_EVERY_S = 1.0
+TRIM_EVERY_S = 30.0
+"""How often a service trims the streams it reads below what every group still needs: the bus
+carries pointers and commands, not history (the logs are the history), so it stays small."""
 HEALTH_TTL_S = 5
 MAX_CONNECTIONS = 64
 
@@ -76,8 +82,11 @@ def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
     return None if isinstance(message, SubmitAction) else message
 
 
-def decode_entry(fields: Mapping[bytes, bytes]) -> Message:
-    """Shard buses carry the append script's plain pointer fields; other streams a message."""
+def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ingress.ClientsChanged:
+    """Shard buses carry the append script's plain pointer fields, the doorbell a client id;
+    other streams a message."""
+    if b"c" in fields and b"m" not in fields:
+        return ingress.ClientsChanged(fields[b"c"].decode(errors="replace"))
     if b"m" in fields and b"f" in fields:
         return LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
                            last=int(fields[b"l"]))
@@ -91,14 +100,14 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
     """The streams a service reads and the handler for what arrives on them."""
     if service == "match":
         ctx.lobbies = RedisLobbies(redis)
-        return [COMMANDS_STREAM], partial(match.on_command, ctx)
+        return [CLIENTS_CHANGED_STREAM], partial(match.on_command, ctx)
     if service == "rules":
         async def on_rules(message: Message) -> None:
             if isinstance(message, SubmitAction):
                 await rules.on_command(ctx, message)
             elif isinstance(message, LogAppended):
                 await rules.on_log_appended(ctx, message)
-        return [COMMANDS_STREAM, *shard_buses("rules")], on_rules
+        return [CLIENTS_CHANGED_STREAM, *shard_buses("rules")], on_rules
     if service == "dice":
         vault = dice.SeedVault(_master_seed())
 
@@ -129,6 +138,10 @@ async def seat_secret(redis: Redis) -> bytes:
     stored = await redis.get(SEAT_SECRET_KEY)
     assert stored is not None
     return bytes(stored)
+
+
+def _is_commands(stream: str) -> bool:
+    return client_of_commands_key(stream) is not None
 
 
 def _clock() -> Clock:
@@ -184,9 +197,17 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def handle(stream: str, entry_id: str, message: Any) -> None:
-        if service == "rules" and stream == COMMANDS_STREAM and not isinstance(
-                message, SubmitAction):
-            return  # the match service's (a pointer written there is nobody's)
+        if isinstance(message, ingress.ClientsChanged):
+            if stream == CLIENTS_CHANGED_STREAM:  # a client cannot ring it from its own stream
+                await reader.follow(await ingress.registered_streams(redis))
+            return
+        sender = client_of_commands_key(stream)
+        if sender is not None:
+            if service == "rules" and not isinstance(message, SubmitAction):
+                return  # the match service's (a pointer written there is nobody's)
+            message = await admission.admit(ctx, message, sender)
+            if message is None:
+                return
         # No per-message log context: the consumer logs one record per batch, with the match
         # ids it touched (and the match id of any entry whose handler fails).
         match_id = getattr(message, "match_id", "")
@@ -204,13 +225,20 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                             # Commands that do not parse are the match service's to dead-letter
                             # (it owns message shape); the rules group just passes them by.
                             not_ours_if_undecodable=(
-                                {COMMANDS_STREAM} if service == "rules" else frozenset()),
+                                _is_commands if service == "rules" else None),
                             reads=reads, read_interval_ms=_read_interval_ms(service))
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    admission = ingress.Admission()
+    registry = None
+    if service in ("match", "rules"):  # the services that read the clients' commands
+        await reader.follow(await ingress.registered_streams(redis))
+        registry = asyncio.create_task(ingress.refresh_forever(redis, reader.follow, stop))
     running = asyncio.create_task(reader.run())
+    trimmer = asyncio.create_task(trim_forever(redis, lambda: list(reader.streams),
+                                               TRIM_EVERY_S, stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
@@ -218,6 +246,9 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     reader.stop()
     await running
     await beat
+    await trimmer
+    if registry is not None:
+        await registry
     if clock is not None:
         await clock
     await redis.delete(health_key(service, consumer))

@@ -1,6 +1,10 @@
 """The fuzz's model of the live system: the matches set up for the barrage, what the test
-knows of each, and the answer the services must give to each entry written to
-``siege:commands``, predicted from the state before the barrage (which no fuzz entry may change).
+knows of each, and the answer the services must give to each entry a fuzzing client writes to
+its own commands stream (``commands_key(sender)``), predicted from the state before the barrage
+(which no fuzz entry may change).
+
+The stream is the sender's identity: a command whose ``client`` is "" is the sender's, one naming
+another client is refused (``bad_client``), and every answer goes to the sender's own inbox.
 """
 
 from __future__ import annotations
@@ -16,23 +20,30 @@ import msgspec
 from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
+    MAX_MATCH_ID,
     CreateMatch,
     JoinMatch,
     Message,
     RegisterEntrant,
     SubmitAction,
+    clipped,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.codecs import action_decoder
-from siege.eventlog.keys import REPLIES_STREAM, inbox_key, valid_client_id
+from siege.eventlog.keys import inbox_key
 from siege.hosting.lobby import OPEN, Refusal, seat_holders
 from siege.hosting.match_state import MatchState
 from siege.hosting.seats import seat_token
+from siegeworks import quotas
 from siegeworks.serve import decode_entry
 
 Fields = dict[bytes, bytes]
 
-FUZZER = "fuzzer"
+FUZZER = "fuzzer"  # the fuzzing client: holds every seat of the live matches, created the lobby
+FUZZER_B = "fuzzer-b"  # a second fuzzing client, holding nothing
+SENDERS = (FUZZER, FUZZER_B)
+CREATE = "cmd.create_match"
+JOIN = "cmd.join_match"
 REGISTER = "cmd.register_entrant"
 SERVICE_RECURSION_LIMIT = 1000  # Python's default, which the services run with
 
@@ -87,6 +98,8 @@ class Known:
     game: str
     players: int
     holders: list[str]
+    creator: str
+    options: dict[str, str]
     over: bool
     decision: int
     pending: frozenset[int]
@@ -105,7 +118,8 @@ def known_of(ms: MatchState) -> Known:
     assert over or ms.open_request is None, f"{ms.match_id}: dice still owed"
     return Known(
         match_id=ms.match_id, game=created.game, players=created.players,
-        holders=list(created.clients), over=over,
+        holders=list(created.clients), creator=created.creator, options=dict(created.options),
+        over=over,
         decision=pending.decision if pending else -1,
         pending=pending.seats if pending else frozenset(),
         legal={s: engine.legal_actions(ms.game, s) for s in (pending.seats if pending else ())},
@@ -114,6 +128,11 @@ def known_of(ms: MatchState) -> Known:
 
 # --------------------------------------------------------------------------------------------
 # Predictions
+
+
+def subject_of(match_or_tournament_id: str) -> str:
+    """The ``subject`` a refusal echoes of an id: cut to its bound (``clipped``)."""
+    return clipped(match_or_tournament_id[:MAX_MATCH_ID], MAX_MATCH_ID)
 
 
 @dataclass(frozen=True)
@@ -143,15 +162,25 @@ class Granted:
 class Shot:
     fields: Fields
     note: str
+    sender: str = FUZZER  # the client whose commands stream the entry is written to
     entry_id: str = ""
     dead: bool = False  # undecodable: must be dead-lettered
     outcome: Rejected | Refused | Granted | None = None
-    join_subject: str | None = None  # a join's refusal, checked unless its id was contested
 
 
 class StateChangingError(Exception):
     """The command would legitimately change something (a legal action, a lobby seat taken,
-    a match started over a lobby): not a fuzz input, the example is discarded."""
+    a match started over a lobby), or its answer is not predictable (a sender near its quota):
+    not a fuzz input, the example is discarded."""
+
+
+# Per sender and kind, how many commands the fuzz may send in all: below every bucket's burst,
+# less what the set-up and the end of the test send, so no fuzz entry is ever over its quota
+# (the buckets start full and only refill). A command past it is not a fuzz input.
+QUOTA_MARGIN = 200
+_KIND = {CreateMatch: quotas.CREATES, RegisterEntrant: quotas.CREATES,
+         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS}
+_TAG = {CreateMatch: CREATE, JoinMatch: JOIN, RegisterEntrant: REGISTER}
 
 
 @dataclass
@@ -162,40 +191,66 @@ class Model:
     secret: bytes
     known: dict[str, Known]
     lobby_clients: list[str]
+    lobby_create: CreateMatch | None = None  # the create that opened the lobby (its terms)
     contested: set[str] = field(default_factory=set)  # ids a fuzz create may have started
+    # (inbox, match id): seats granted again to their holders by a repeated create
+    regrants: set[tuple[str, str]] = field(default_factory=set)
+    sent: dict[tuple[str, str], int] = field(default_factory=dict)  # (sender, kind) -> admitted
 
-    def reply_topic(self, client: str) -> str:
-        return inbox_key(client) if valid_client_id(client) else REPLIES_STREAM
+    @property
+    def contested_subjects(self) -> set[str]:
+        return {subject_of(m) for m in self.contested}
 
-    def predict(self, fields: Fields, note: str) -> Shot:
-        shot = Shot(fields=fields, note=note)
+    def predict(self, fields: Fields, note: str, sender: str = FUZZER) -> Shot:
+        shot = Shot(fields=fields, note=note, sender=sender)
         try:
             message = as_in_a_service(decode_entry, fields)
         except Exception:
             shot.dead = True
             return shot
-        shot.outcome = self.answer(message, shot)
+        shot.outcome = self.attributed(message, sender)
         return shot
 
-    def answer(self, message: Message, shot: Shot) -> Rejected | Refused | Granted | None:
+    def attributed(self, message: Any, sender: str) -> Rejected | Refused | Granted | None:
+        """The stream says who sent it: a ``client`` of "" is the sender, any other is refused
+        (to the sender, never to the client it names), before anything else is looked at."""
+        if not isinstance(message, Message):
+            return None  # a doorbell entry on a client's stream: rung by nobody, read by nobody
+        named = getattr(message, "client", None)
+        if named is not None and named not in ("", sender):
+            if isinstance(message, SubmitAction):
+                return Rejected(inbox_key(sender), message.match_id, message.seat,
+                                message.command_id, RejectionCode.BAD_CLIENT)
+            subject = getattr(message, "match_id", None) or getattr(message, "tournament_id", "")
+            return Refused(inbox_key(sender), _TAG[type(message)], subject_of(subject),
+                           RejectionCode.BAD_CLIENT)
+        if named == "":
+            message = msgspec.structs.replace(message, client=sender)  # type: ignore[type-var]
+        kind = _KIND.get(type(message))
+        if kind is not None:
+            admitted = self.sent.get((sender, kind), 0) + 1
+            if admitted > quotas.default_rates()[kind].burst - QUOTA_MARGIN:
+                raise StateChangingError("a command near its sender's quota")
+            self.sent[sender, kind] = admitted
+        return self.answer(message, sender)
+
+    def answer(self, message: Message, sender: str) -> Rejected | Refused | Granted | None:
+        """The answer to ``message``, its ``client`` now ``sender``."""
         if isinstance(message, SubmitAction):
-            return self.submit(message)
+            return self.submit(message, sender)
         if isinstance(message, CreateMatch):
-            return self.create(message)
+            return self.create(message, sender)
         if isinstance(message, JoinMatch):
-            return self.join(message, shot)
+            return self.join(message, sender)
         if isinstance(message, RegisterEntrant):
             # No tournament exists here.
-            if not valid_client_id(message.client):
-                return None
-            return Refused(inbox_key(message.client), REGISTER, message.tournament_id,
+            return Refused(inbox_key(sender), REGISTER, subject_of(message.tournament_id),
                            RejectionCode.UNKNOWN_TOURNAMENT)
         return None  # a notice is no command: nothing may happen to any match
 
-    def submit(self, cmd: SubmitAction) -> Rejected:
+    def submit(self, cmd: SubmitAction, sender: str) -> Rejected:
         def rejected(code: RejectionCode) -> Rejected:
-            return Rejected(self.reply_topic(cmd.client), cmd.match_id, cmd.seat, cmd.command_id,
-                            code)
+            return Rejected(inbox_key(sender), cmd.match_id, cmd.seat, cmd.command_id, code)
 
         if len(cmd.action) > MAX_ACTION_BYTES:
             return rejected(RejectionCode.MALFORMED)
@@ -224,36 +279,50 @@ class Model:
             raise StateChangingError("a legal action")
         return rejected(RejectionCode.ILLEGAL_ACTION)
 
-    def create(self, cmd: CreateMatch) -> Refused | None:
+    def create(self, cmd: CreateMatch, sender: str) -> Refused | None:
+        def refused(code: RejectionCode) -> Refused:
+            return Refused(inbox_key(sender), CREATE, subject_of(cmd.match_id), code)
+
         holders = seat_holders(cmd)
         if isinstance(holders, Refusal):
-            if not valid_client_id(cmd.client):
-                return None  # "with no valid sender there is nobody to tell"
-            return Refused(inbox_key(cmd.client), "cmd.create_match", cmd.match_id,
-                           holders.code)
+            return refused(holders.code)
+        # Seats are the creator's own or open: naming another client as a holder is allowed only
+        # at a table of a tournament it registered for, and no tournament exists here
+        # (services/siegeworks/match/consent.py).
+        if any(h not in (OPEN, sender) for h in holders):
+            return refused(RejectionCode.BAD_CLIENT)
+        # An id that exists belongs to its creator, and to the terms it was created with
+        # (docs/clients.md: "another client created that id, or you created it with another
+        # game, options or seat count"): the same create again only grants its seats again.
         if cmd.match_id == LOBBY:
-            return None  # the lobby stays as it is; its holders get their grants again
-        if cmd.match_id not in self.known:
+            lobby = self.lobby_create
+            assert lobby is not None, "the model needs the lobby's create"
+            terms = (lobby.client, lobby.game, dict(lobby.options), len(self.lobby_clients))
+            holding = [c for c in self.lobby_clients if c != OPEN]
+        elif cmd.match_id in self.known:
+            k = self.known[cmd.match_id]
+            terms = (k.creator, k.game, k.options, k.players)
+            holding = k.holders
+        else:
             self.contested.add(cmd.match_id)  # a new match or lobby: unpredictable from here
-        return None  # a started match: its holders get their grants again, nothing else
+            return None
+        if (sender, cmd.game, dict(cmd.options), len(holders)) != terms:
+            return refused(RejectionCode.MATCH_ID_TAKEN)
+        self.regrants.update((inbox_key(c), cmd.match_id) for c in holding)
+        return None
 
-    def join(self, cmd: JoinMatch, shot: Shot) -> Refused | Granted | None:
-        def refused(code: RejectionCode) -> Refused | None:
-            if not valid_client_id(cmd.client):
-                return None
-            shot.join_subject = cmd.match_id
-            return Refused(inbox_key(cmd.client), "cmd.join_match", cmd.match_id, code)
+    def join(self, cmd: JoinMatch, sender: str) -> Refused | Granted | None:
+        def refused(code: RejectionCode) -> Refused:
+            return Refused(inbox_key(sender), JOIN, subject_of(cmd.match_id), code)
 
         k = self.known.get(cmd.match_id)
         if k is not None:
-            if cmd.client in k.holders:
-                return Granted(inbox_key(cmd.client), cmd.match_id)
+            if sender in k.holders:
+                return Granted(inbox_key(sender), cmd.match_id)
             return refused(RejectionCode.MATCH_FULL)
         if cmd.match_id == LOBBY:
-            if not valid_client_id(cmd.client):
-                return None
-            if cmd.client in self.lobby_clients:
-                return Granted(inbox_key(cmd.client), cmd.match_id)
+            if sender in self.lobby_clients:
+                return Granted(inbox_key(sender), cmd.match_id)
             if cmd.seat == -1 or (0 <= cmd.seat < len(self.lobby_clients)
                                   and self.lobby_clients[cmd.seat] == OPEN):
                 raise StateChangingError("a join that takes a lobby seat")
@@ -261,3 +330,19 @@ class Model:
                 return refused(RejectionCode.UNKNOWN_SEAT)
             return refused(RejectionCode.SEAT_TAKEN)
         return refused(RejectionCode.UNKNOWN_MATCH)
+
+    def unpredictable(self, answer: Rejected | Refused) -> bool:
+        """Whether the answer hangs on what the fuzz's own creates did (which of two creates
+        of one id came first; streams of different clients keep no order between them), so it
+        is checked on neither side. A ``bad_client`` answer never does: it comes first."""
+        if answer.code == RejectionCode.BAD_CLIENT:
+            return False
+        if isinstance(answer, Rejected):
+            # A signed command for an id that a fuzz create used may reach the rules service
+            # before or after the match exists.
+            return answer.match_id in self.contested
+        if answer.subject not in self.contested_subjects:
+            return False
+        # A join's answer depends on the lobby; a create of a taken id on who took it first.
+        return answer.command == JOIN or (
+            answer.command == CREATE and answer.code == RejectionCode.MATCH_ID_TAKEN)

@@ -1,7 +1,10 @@
-"""What the fuzz throws at ``siege:commands``: hypothesis strategies for random bytes, entries
-with missing or extra fields, msgpack maps with unknown tags and wrong field types, random
-well-typed commands, spoofed notices, and validly signed but illegal, out-of-turn, stale,
-duplicate or oversized actions; and the inputs that must be in every run."""
+"""What the fuzz throws at the commands streams of its two clients (``commands_key(sender)``):
+hypothesis strategies for random bytes, entries with missing or extra fields, msgpack maps with
+unknown tags and wrong field types, random well-typed commands (many naming another client than
+their sender), spoofed notices, and validly signed but illegal, out-of-turn, stale, duplicate or
+oversized actions; and the inputs that must be in every run, among them the attacks of issue 18
+("a bus no client can break"): acting, joining and creating as another client, and creating an
+id another client created."""
 
 from __future__ import annotations
 
@@ -10,7 +13,18 @@ import random
 from typing import Any
 
 import msgspec
-from fuzz_model import FINISHED, FUZZER, GAMES, LIVE, LOBBY, Fields, Model
+from fuzz_model import (
+    FINISHED,
+    FUZZER,
+    FUZZER_B,
+    GAMES,
+    LIVE,
+    LOBBY,
+    SENDERS,
+    Fields,
+    Known,
+    Model,
+)
 from hypothesis import strategies as st
 
 from siege.contracts.messages import (
@@ -59,7 +73,7 @@ def fits(obj: Any) -> bool:
 
 
 def strategies(model: Model, tokens: dict[tuple[str, int], str]) -> st.SearchStrategy[Any]:
-    """Everything thrown at the command stream, as (fields, note) pairs."""
+    """Everything thrown at the commands streams, as (fields, note, sender)."""
     known_ids = sorted(model.known)
     ids = [*known_ids, LOBBY]
     texts = st.text(max_size=24)
@@ -69,7 +83,8 @@ def strategies(model: Model, tokens: dict[tuple[str, int], str]) -> st.SearchStr
     pool = st.sampled_from([f"fzc-{i}" for i in range(3)])  # created and joined by the fuzz
     match_ids = st.one_of(st.sampled_from(ids), texts.map(lambda s: "fzr-" + s), weird_ids, pool)
     clients = st.one_of(
-        st.sampled_from([FUZZER, "", "bad client", "a" * 65, "x{y}", "c:1", "*", "é"]),
+        st.sampled_from([FUZZER, FUZZER_B, "", "bad client", "a" * 65, "x{y}", "c:1", "*",
+                         "é"]),
         st.from_regex(r"[A-Za-z0-9_.-]{1,12}", fullmatch=True), texts,
         st.sampled_from(model.known[FINISHED].holders))
     games = st.one_of(st.sampled_from([*GAMES, "", "chess", "CASTLE-DASH"]), texts)
@@ -102,8 +117,9 @@ def strategies(model: Model, tokens: dict[tuple[str, int], str]) -> st.SearchStr
         seat_names=st.lists(st.text(max_size=8), min_size=2, max_size=4),
         options=st.dictionaries(st.sampled_from(["decision_timeout_ms", "x"]), timeouts,
                                 max_size=2),
-        client=st.just(FUZZER) | clients,
-        clients=st.just([]) | st.lists(clients | st.just(OPEN), min_size=2, max_size=4))
+        client=st.sampled_from([FUZZER, ""]) | clients,
+        clients=st.just([]) | st.lists(st.sampled_from([OPEN, FUZZER]) | clients, min_size=2,
+                                       max_size=4))
     join = st.builds(JoinMatch, match_id=pool | match_ids, client=clients,
                      seat=st.sampled_from([-1, 0, 1, 2, 3, 7, -2]) | MSGPACK_INT,
                      name=st.text(max_size=10))
@@ -194,7 +210,10 @@ def strategies(model: Model, tokens: dict[tuple[str, int], str]) -> st.SearchStr
         accepted = [a.command_id for a in k.accepted] if k else []
         cid = draw(st.sampled_from(accepted) if intent == "duplicate" and accepted
                    else st.builds(command_id, texts))
-        client = draw(st.just(FUZZER) | clients)
+        # Mostly the sender's own ("" is, and the fuzzer is when it sends), so most signed
+        # commands get past the stream's attribution to the game's checks.
+        own = st.sampled_from(["", FUZZER])
+        client = draw(st.one_of(own, own, own, clients))
         return SubmitAction(match_id=match_id, seat=seat, decision=decision, command_id=cid,
                             action=action, token=seat_token(model.secret, match_id, seat),
                             client=client)
@@ -256,36 +275,60 @@ def strategies(model: Model, tokens: dict[tuple[str, int], str]) -> st.SearchStr
         "signed": signed().map(lambda m: (as_fields(m), "signed SubmitAction")),
     }
     # Signed commands are the only ones that reach the game: give them a good share.
-    return st.sampled_from(["raw", "raw", "extra", "typed", "typed", "signed", "signed",
-                            "signed"]).flatmap(kinds.__getitem__)
+    entries = st.sampled_from(["raw", "raw", "extra", "typed", "typed", "signed", "signed",
+                               "signed"]).flatmap(kinds.__getitem__)
+    # Mostly the fuzzer, which holds the seats (so its signed commands get far); sometimes the
+    # second client, which holds nothing and whose every "client": "fuzzer" is an impostor's.
+    senders = st.sampled_from([FUZZER, FUZZER, FUZZER, *SENDERS])
+    return st.tuples(entries, senders).map(lambda p: (*p[0], p[1]))
 
 
-def explicit_shots(model: Model, tokens: dict[tuple[str, int], str]) -> list[tuple[Fields, str]]:
-    """Inputs that must be in every run, whatever hypothesis draws."""
+def explicit_shots(model: Model,
+                   tokens: dict[tuple[str, int], str]) -> list[tuple[Fields, str, str]]:
+    """Inputs that must be in every run, whatever hypothesis draws, as (fields, note, sender)."""
     live = model.known["fz-live-b"]
     seat = min(live.pending)
     legal = _encode(live.legal[seat][0])
     # A seat not asked now (every seat may be asked at once, as for Castle Dash's cannonballs).
     idle_seats = [(k, s) for k in (model.known[m] for m in LIVE) for s in range(k.players)
                   if s not in k.pending]
+    done = model.known[FINISHED]
+    lobby = model.lobby_create
+    assert lobby is not None
 
-    def submit(note: str, **changes: Any) -> tuple[Fields, str]:
+    def submit(note: str, sender: str = FUZZER, **changes: Any) -> tuple[Fields, str, str]:
         base = {"match_id": live.match_id, "seat": seat, "decision": live.decision,
                 "command_id": f"explicit-{note}", "action": legal,
                 "token": tokens[live.match_id, seat], "client": FUZZER}
         base.update(changes)
         if "token" not in changes:
             base["token"] = seat_token(model.secret, base["match_id"], base["seat"])
-        return {b"m": _encode(SubmitAction(**base))}, note
+        return {b"m": _encode(SubmitAction(**base))}, note, sender
 
-    done = model.known[FINISHED]
+    def command(message: Message, note: str, sender: str = FUZZER) -> tuple[Fields, str, str]:
+        return {b"m": _encode(message)}, note, sender
+
+    def recreate(k: Known | None, note: str, sender: str = FUZZER, **changes: Any) -> tuple[
+            Fields, str, str]:
+        """The create that made ``k`` (the lobby for None) again, with ``changes``."""
+        base: dict[str, Any] = (
+            {"match_id": k.match_id, "game": k.game, "options": k.options,
+             "seat_names": [f"s{i}" for i in range(k.players)], "client": ""} if k else
+            {"match_id": lobby.match_id, "game": lobby.game, "options": lobby.options,
+             "seat_names": list(lobby.seat_names), "clients": list(lobby.clients),
+             "client": ""})
+        base.update(changes)
+        return command(CreateMatch(**base), note, sender)
+
+    b = FUZZER_B
     return [
-        ({b"m": b"\xc1\xff not msgpack"}, "garbage"),
-        ({b"m": b""}, "empty m"),
-        ({b"m": _encode({"t": "cmd.launch_rockets"})}, "unknown tag"),
-        ({b"x": b"no message field"}, "no m"),
-        ({b"m": b"\x00" * BIG}, "1 MB m"),
-        ({b"m": _encode({"t": "cmd.submit_action", "seat": "one"})}, "wrong field type"),
+        ({b"m": b"\xc1\xff not msgpack"}, "garbage", FUZZER),
+        ({b"m": b""}, "empty m", b),
+        ({b"m": _encode({"t": "cmd.launch_rockets"})}, "unknown tag", FUZZER),
+        ({b"x": b"no message field"}, "no m", b),
+        ({b"c": FUZZER.encode()}, "a doorbell on a client's stream", b),
+        ({b"m": b"\x00" * BIG}, "1 MB m", FUZZER),
+        ({b"m": _encode({"t": "cmd.submit_action", "seat": "one"})}, "wrong field type", FUZZER),
         submit("stale", decision=live.decision - 1),
         submit("future", decision=live.decision + 1),
         *[submit("not your turn", match_id=k.match_id, seat=s, decision=k.decision)
@@ -305,20 +348,51 @@ def explicit_shots(model: Model, tokens: dict[tuple[str, int], str]) -> list[tup
         submit("replayed", match_id=FINISHED, seat=done.accepted[-1].seat,
                decision=done.accepted[-1].decision, command_id=done.accepted[-1].command_id,
                action=bytes(done.accepted[-1].action)),
-        ({b"m": _encode(JoinMatch(match_id=live.match_id, client="late"))}, "join running"),
-        ({b"m": _encode(JoinMatch(match_id="ghost-join", client="late"))}, "join unknown"),
-        ({b"m": _encode(JoinMatch(match_id=LOBBY, client="late", seat=0))}, "join taken"),
-        ({b"m": _encode(JoinMatch(match_id=LOBBY, client="late", seat=9))}, "join no seat"),
-        ({b"m": _encode(JoinMatch(match_id=live.match_id, client=FUZZER))}, "rejoin"),
-        ({b"m": _encode(CreateMatch(match_id="fz-new-1", game="chess", seat_names=["a", "b"],
-                                    client="late"))}, "unknown game"),
-        ({b"m": _encode(CreateMatch(match_id="fz-new-2", game="mission", seat_names=["a"],
-                                    client="late"))}, "bad seats"),
-        ({b"m": _encode(CreateMatch(match_id="fz-new-3", game="mission", seat_names=["a", "b"],
-                                    client="late", clients=["late", "x y"]))}, "bad holder"),
-        ({b"m": _encode(CreateMatch(match_id=live.match_id, game="mission",
-                                    seat_names=["a", "b"], client="late"))}, "create over"),
-        ({b"m": _encode(LogAppended(match_id=live.match_id, first=1, last=1,
-                                    reannounce=True))}, "spoofed pointer"),
-        ({b"m": live.match_id.encode(), b"f": b"1", b"l": b"1"}, "bus pointer fields"),
+        command(JoinMatch(match_id=live.match_id, client=""), "join running", b),
+        command(JoinMatch(match_id="ghost-join", client=b), "join unknown", b),
+        command(JoinMatch(match_id=LOBBY, client="", seat=0), "join taken", b),
+        command(JoinMatch(match_id=LOBBY, client=b, seat=9), "join no seat", b),
+        command(JoinMatch(match_id=live.match_id, client=FUZZER), "rejoin"),
+        command(JoinMatch(match_id=LOBBY, client=""), "rejoin the lobby"),
+        command(CreateMatch(match_id="fz-new-1", game="chess", seat_names=["a", "b"],
+                            client=""), "unknown game", b),
+        command(CreateMatch(match_id="fz-new-2", game="mission", seat_names=["a"], client=b),
+                "bad seats", b),
+        command(CreateMatch(match_id="fz-new-3", game="mission", seat_names=["a", "b"],
+                            client="", clients=[b, "x y"]), "bad holder", b),
+        command(LogAppended(match_id=live.match_id, first=1, last=1, reannounce=True),
+                "spoofed pointer", b),
+        ({b"m": live.match_id.encode(), b"f": b"1", b"l": b"1"}, "bus pointer fields", FUZZER),
+        # -- issue 18: no client acts as another, or takes another's match id ------------------
+        # A legal action of the fuzzer's seat, with its token, sent by the other client in the
+        # fuzzer's name: were the field believed, it would be accepted.
+        submit("act as another", sender=b),
+        submit("act as another, stale", sender=b, decision=live.decision - 1),
+        submit("act as the other", client=b, action=b"\xc1"),
+        submit("act as a finished match's holder", sender=b, match_id=FINISHED, seat=0,
+               decision=1, client=done.holders[0]),
+        command(JoinMatch(match_id=live.match_id, client=FUZZER), "join as another", b),
+        command(JoinMatch(match_id=LOBBY, client=FUZZER), "join the lobby as another", b),
+        # Were the field believed, this would take a seat of the lobby for the other client.
+        command(JoinMatch(match_id=LOBBY, client=b), "take a seat as another"),
+        command(RegisterEntrant(tournament_id="t-0123456789ab", client=FUZZER),
+                "register as another", b),
+        command(CreateMatch(match_id="fz-new-4", game="mission", seat_names=["a", "b"],
+                            client=FUZZER), "create as another", b),
+        recreate(live, "create another's id", b),
+        recreate(live, "create another's id in its name", b, client=FUZZER),
+        recreate(None, "create another's lobby id", b, clients=[b, OPEN, OPEN]),
+        recreate(None, "create another's lobby id naming it a holder", b),
+        command(CreateMatch(match_id="fz-new-5", game="mission", seat_names=["a", "b"],
+                            client="", clients=[b, FUZZER]), "name another as a holder", b),
+        recreate(done, "create a finished match's id"),
+        recreate(model.known["fz-live-a"], "create over with other options", options={}),
+        recreate(model.known["fz-live-c"], "create over with another game", game="castellum"),
+        recreate(model.known["fz-live-d"], "create over with more seats",
+                 seat_names=["a", "b", "c", "d"]),
+        recreate(None, "create the lobby with other options", options={}),
+        recreate(None, "create the lobby with more seats", seat_names=["a", "b", "c", "d"],
+                 clients=[*lobby.clients, OPEN]),
+        recreate(live, "create again"),
+        recreate(None, "create the lobby again"),
     ]

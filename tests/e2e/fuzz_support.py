@@ -20,11 +20,13 @@ from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import CreateMatch, Message, SeatGranted, SubmitAction, bus_decoder
 from siege.eventlog.keys import (
     AUDIENCES,
-    COMMANDS_STREAM,
+    CLIENTS_CHANGED_STREAM,
+    CLIENTS_KEY,
     DEAD_LETTER_STREAM,
     SEAT_SECRET_KEY,
     SHARDS,
     bus_key,
+    commands_key,
     inbox_key,
 )
 from siege.eventlog.log import RedisEventLog
@@ -45,9 +47,10 @@ _encode = msgspec.msgpack.encode
 # Waiting for the services, without sleeping blind
 
 
-def consumed_streams() -> list[tuple[str, str]]:
-    """Every (stream, group) the four services consume."""
-    return [(COMMANDS_STREAM, "match"), (COMMANDS_STREAM, "rules")] + [
+def consumed_streams(clients: list[str]) -> list[tuple[str, str]]:
+    """Every (stream, group) the four services consume, with ``clients`` registered."""
+    own = [CLIENTS_CHANGED_STREAM, *(commands_key(c) for c in sorted(clients))]
+    return [(stream, group) for stream in own for group in ("match", "rules")] + [
         (bus_key(shard, audience), audience) for audience in AUDIENCES for shard in range(SHARDS)
     ]
 
@@ -65,13 +68,16 @@ def _id(value: Any) -> tuple[int, int]:
 async def idle(client: redis.asyncio.Redis) -> bool:
     """Whether every group has read every entry of its streams and acked it, in one atomic
     snapshot (MULTI), so work moving from one stream to the next cannot slip between looks."""
-    pairs = consumed_streams()
+    clients = [as_text(c) for c in await client.smembers(CLIENTS_KEY)]
+    pairs = consumed_streams(clients)
     async with client.pipeline(transaction=True) as pipe:
         for stream, _ in pairs:
             pipe.xinfo_stream(stream)
             pipe.xinfo_groups(stream)
-        replies = await pipe.execute()
+        replies = await pipe.execute(raise_on_error=False)
     for (_, group), info, groups in zip(pairs, replies[::2], replies[1::2], strict=True):
+        if isinstance(info, Exception) or isinstance(groups, Exception):
+            return False  # a client's stream not made yet: the services have not followed it
         last = _id(info["last-generated-id"])
         mine = [g for g in groups if as_text(g["name"]) == group]
         if len(mine) != 1 or mine[0]["pending"] or _id(mine[0]["last-delivered-id"]) != last:
@@ -131,7 +137,7 @@ async def drive(client: redis.asyncio.Redis, steps: Mapping[str, int], tokens: d
                 continue
             for seat in sorted(k.pending):
                 action = rng.choice(k.legal[seat])
-                await bus.publish(COMMANDS_STREAM, SubmitAction(
+                await bus.publish(commands_key(FUZZER), SubmitAction(
                     match_id=match_id, seat=seat, decision=k.decision,
                     command_id=f"drive:{match_id}:{seat}:{k.decision}",
                     action=_encode(action), token=tokens[match_id, seat], client=FUZZER))
@@ -150,10 +156,10 @@ async def set_up(client: redis.asyncio.Redis, rng: random.Random) -> tuple[
                      client, b"fuzz-finished", stall_timeout_s=60)
     bus = RedisBus(client)
     for match_id, (game, players, _) in LIVE.items():
-        await bus.publish(COMMANDS_STREAM, CreateMatch(
+        await bus.publish(commands_key(FUZZER), CreateMatch(
             match_id=match_id, game=game, seat_names=[f"s{i}" for i in range(players)],
             options=SLOW, client=FUZZER))
-    await bus.publish(COMMANDS_STREAM, CreateMatch(
+    await bus.publish(commands_key(FUZZER), CreateMatch(
         match_id=LOBBY, game="castle-dash", seat_names=["a", "b", "c"], options=SLOW,
         client=FUZZER, clients=LOBBY_HOLDERS))
     await quiesce(client)

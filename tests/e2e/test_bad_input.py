@@ -32,7 +32,7 @@ from siege.contracts.messages import (
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import COMMANDS_STREAM, SEAT_SECRET_KEY, inbox_key, view_key
+from siege.eventlog.keys import SEAT_SECRET_KEY, commands_key, inbox_key, view_key
 from siege.eventlog.log import RedisEventLog
 from siege.games.castle_dash.actions import ChooseBattle
 from siege.hosting.audit import audit
@@ -42,6 +42,7 @@ from siege.hosting.seats import seat_token
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.serve import decode_entry
 from siegeworks.supervisor import ServiceProcesses
+from siegeworks.transport.redis_bus import announce
 
 _encode = msgspec.msgpack.encode
 
@@ -53,22 +54,25 @@ def test_the_services_outlive_redis_refusing_their_commands(
     ``noeviction``, READONLY after a failover, MISCONF after a failed save. Any such refusal
     used to end the consumer's loop for good while the process went on heartbeating (found by
     flooding the command stream with 1 MB entries under a maxmemory limit). Here the command
-    stream's key holds a string for a while, so the match service's reads are refused (a
-    deterministic stand-in); once it is a stream again, everything is served."""
+    commands stream of a client holds a string for a while, so the match service's reads are
+    refused (a deterministic stand-in; a client cannot do this to its own stream, only an
+    operator can); once it is a stream again, everything is served."""
     pids = {name: proc.pid for name, proc in services.procs.items()}
     match_log = services.log_dir / "match.log"
 
     async def scenario() -> dict[str, MatchFinished]:
+        await announce(redis_client, "wrecked")
+        wrecked = commands_key("wrecked")
         async with redis_client.pipeline(transaction=True) as pipe:
-            pipe.delete(COMMANDS_STREAM)
-            pipe.set(COMMANDS_STREAM, b"not a stream")
+            pipe.delete(wrecked)
+            pipe.set(wrecked, b"not a stream")
             await pipe.execute()
         deadline = time.monotonic() + 10
         while b"WRONGTYPE" not in match_log.read_bytes():
             # A consumer loop that ended on the refusal says nothing: the process lives on.
             assert time.monotonic() < deadline, "the match service did not report the refusal"
             await asyncio.sleep(0.05)
-        await redis_client.delete(COMMANDS_STREAM)
+        await redis_client.delete(wrecked)
         return await play_specs(
             [MatchSpec("fz-refused", "castle-dash", ["a", "b", "c"], ["random"] * 3)],
             redis_client, b"fuzz-refused", stall_timeout_s=20)
@@ -99,9 +103,13 @@ class Probe:
 
 
 async def send_all(client: redis.asyncio.Redis, *messages: Message) -> None:
+    """Each message on its sender's own stream, handled before the next is sent (the streams of
+    different clients keep no order between them)."""
     for message in messages:
-        await client.xadd(COMMANDS_STREAM, {b"m": _encode(message)})
-    await quiesce(client)
+        sender = getattr(message, "client", "") or "anonymous"
+        await announce(client, sender)
+        await client.xadd(commands_key(sender), {b"m": _encode(message)})
+        await quiesce(client)
 
 
 async def probe_token(client: redis.asyncio.Redis) -> Probe:

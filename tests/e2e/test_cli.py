@@ -87,7 +87,7 @@ def test_bad_input_gets_a_clear_error_not_a_traceback(two_runs: list) -> None:
                  ["run", "--players", "3", "--open-seats", "3"],
                  ["join", "m-1", "--client", "no spaces"],
                  ["register", "t-1", "--client", "a:b"], ["acl"],
-                 ["acl", "--client", "x*"]):
+                 ["acl", "setuser", "x*"]):
         result = siege(args, data)
         assert result.returncode == 2, args
         assert "Traceback" not in result.stderr and "error" in result.stderr.lower(), args

@@ -15,7 +15,7 @@ from siege.contracts.messages import (
     SeatGranted,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
+from siege.eventlog.keys import commands_key, inbox_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
@@ -50,7 +50,7 @@ def test_outside_clients_join_open_seats_and_the_match_audits(
         # A third client finds the match full; its refusal comes to its own inbox.
         reader = SeatReader(redis_client, block_ms=200)
         reader.follow(inbox_key("late"), "0-0")
-        await RedisBus(redis_client).publish(COMMANDS_STREAM, JoinMatch(
+        await RedisBus(redis_client).publish(commands_key("late"), JoinMatch(
             match_id=spec.match_id, client="late"))
         while not seen_late:
             seen_late += await reader.poll()

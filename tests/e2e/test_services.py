@@ -24,12 +24,13 @@ from siege.contracts.messages import (
 )
 from siege.eventlog.keys import (
     AUDIENCES,
-    COMMANDS_STREAM,
+    CLIENTS_CHANGED_STREAM,
     DEAD_LETTER_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
     SHARDS,
     bus_key,
+    commands_key,
     inbox_key,
     view_key,
 )
@@ -38,12 +39,13 @@ from siege.hosting.audit import audit
 from siege.hosting.match_state import codec_for
 from siegeworks.clients.bots import hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
+from siegeworks.ingress import registered_streams
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.scoring.handlers import RedisResults, ResultsProjection, rebuild
 from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
-from siegeworks.transport.redis_bus import RedisBus
+from siegeworks.transport.redis_bus import RedisBus, announce
 
 Run = Callable[[Awaitable[Any]], Any]
 
@@ -53,8 +55,12 @@ def config(seed: int, matches: int = 6, game: str = "castle-dash", players: int 
                      seed=seed)
 
 
-def streams_of(service: str) -> list[str]:
-    own = [COMMANDS_STREAM] if service in ("match", "rules") else []
+GARBAGE = commands_key("garbler")  # a client that writes what no service can read
+
+
+async def streams_of(client: redis.asyncio.Redis, service: str) -> list[str]:
+    own = ([CLIENTS_CHANGED_STREAM, *await registered_streams(client)]
+           if service in ("match", "rules") else [])
     buses = [bus_key(shard, service) for shard in range(SHARDS)] if service in AUDIENCES else []
     return own + buses
 
@@ -62,7 +68,7 @@ def streams_of(service: str) -> list[str]:
 async def held_pending(client: redis.asyncio.Redis, group: str) -> int:
     """Entries read by ``group`` and not acked, over the streams it reads."""
     async with client.pipeline(transaction=False) as pipe:
-        for stream in streams_of(group):
+        for stream in await streams_of(client, group):
             pipe.xpending(stream, group)
         replies = await pipe.execute(raise_on_error=False)
     return sum(r["pending"] for r in replies if isinstance(r, dict))
@@ -134,12 +140,13 @@ def test_bad_messages_are_dead_lettered_and_services_keep_serving(
 ) -> None:
     async def scenario() -> tuple[list, Any]:
         garbage = [
-            (COMMANDS_STREAM, {"m": b"\xc1\xff not msgpack"}),
-            (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.launch_rockets"})}),
-            (COMMANDS_STREAM, {"x": b"no message field"}),
-            (COMMANDS_STREAM, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action",
-                                                            "seat": "one"})}),
+            (GARBAGE, {"m": b"\xc1\xff not msgpack"}),
+            (GARBAGE, {"m": msgspec.msgpack.encode({"t": "cmd.launch_rockets"})}),
+            (GARBAGE, {"x": b"no message field"}),
+            (GARBAGE, {"m": msgspec.msgpack.encode({"t": "cmd.submit_action",
+                                                    "seat": "one"})}),
         ]
+        await announce(redis_client, "garbler")
         for stream, fields in garbage:
             await redis_client.xadd(stream, fields)
         result = await play_remote(config(seed=9, matches=3), redis_client, stall_timeout_s=60)
@@ -150,9 +157,9 @@ def test_bad_messages_are_dead_lettered_and_services_keep_serving(
     assert len(result.finished) == 3
     assert len(dead) == 4
     assert all(b"undecodable" in fields[b"reason"] for _, fields in dead)
-    # Both groups read the command stream; only the match service (message shape) dead-letters.
+    # Both groups read a client's commands; only the match service (message shape) dead-letters.
     assert {(fields[b"stream"].decode(), fields[b"group"].decode()) for _, fields in dead} == {
-        (COMMANDS_STREAM, "match")}
+        (GARBAGE, "match")}
     run(check_logs_views_and_results(redis_client, result.match_ids))
 
 
@@ -195,7 +202,7 @@ def test_a_silent_seat_times_out_and_forfeits(
         seats = make_seats(bus, "silent", "castle-dash", match_id, ["random"] * 3, b"bots")
         for seat in (1, 2):  # seat 0 joins the match but never answers
             reader.subscribe_seat(view_key("silent", match_id, seat), seats[seat].on_prompt)
-        await bus.publish(COMMANDS_STREAM, CreateMatch(
+        await bus.publish(commands_key("silent"), CreateMatch(
             match_id=match_id, game="castle-dash", seat_names=["mute", "b", "c"],
             options={"decision_timeout_ms": "800"}, client="silent"))
         deadline = time.monotonic() + 60

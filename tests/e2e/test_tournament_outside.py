@@ -11,7 +11,7 @@ import redis.asyncio
 
 from siege.contracts.messages import CommandRefused, RegisterEntrant, SeatGranted
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
+from siege.eventlog.keys import commands_key, inbox_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.clock import SystemClock
@@ -32,7 +32,7 @@ SPEC = TournamentSpec(game="castle-dash", format="swiss", entrants=8, rounds=2, 
 async def refusal_for(client: redis.asyncio.Redis, who: str, tid: str) -> CommandRefused:
     reader = SeatReader(client, block_ms=200)
     reader.follow(inbox_key(who), await reader.cursor_of(inbox_key(who)))
-    await RedisBus(client).publish(COMMANDS_STREAM, RegisterEntrant(tournament_id=tid,
+    await RedisBus(client).publish(commands_key(who), RegisterEntrant(tournament_id=tid,
                                                                      client=who))
     while True:
         for message in await reader.poll():

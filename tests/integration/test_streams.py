@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-import random
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
@@ -32,7 +31,6 @@ from siegeworks.transport.streams import (
     publish,
     publish_many,
     resolve_consumer_name,
-    trim_below_delivered,
 )
 
 pytestmark = pytest.mark.integration
@@ -384,70 +382,6 @@ def test_restart_dead_letters_own_pending_entries_over_the_cap(
             b"delivered 4 times",
         )
         assert await pending_count(r) == 0
-
-    run(scenario())
-
-
-# --------------------------------------------------------------------------------------------
-# Trimming
-
-
-def test_trim_keeps_every_undelivered_and_pending_entry(redis_client: Redis, run: Run) -> None:
-    async def scenario() -> None:
-        r = redis_client
-        ids = await publish_many(r, [(STREAM, note(n)) for n in range(10)])
-        assert await trim_below_delivered(r, STREAM, approximate=False) == 0  # no group yet
-        for group in ("g1", "g2"):
-            await ensure_group(r, STREAM, group)
-        assert await trim_below_delivered(r, STREAM, approximate=False) == 0  # nothing read
-
-        await r.xreadgroup("g1", "c", {STREAM: ">"}, count=6)
-        await r.xack(STREAM, "g1", *ids[:4])  # ids[4], ids[5] stay pending
-        await r.xreadgroup("g2", "c", {STREAM: ">"}, count=8)
-        await r.xack(STREAM, "g2", *ids[:8])
-
-        assert await trim_below_delivered(r, STREAM, approximate=False) == 4
-        assert [i.decode() for i, _ in await r.xrange(STREAM)] == ids[4:]
-
-        await r.xack(STREAM, "g1", ids[4], ids[5])
-        # g1 has received up to ids[5] and acked all: ids[5] (its last-delivered) is the floor.
-        assert await trim_below_delivered(r, STREAM, approximate=False) == 1
-        assert [i.decode() for i, _ in await r.xrange(STREAM)] == ids[5:]
-
-        assert await trim_below_delivered(r, "bus:missing") == 0
-        with pytest.raises(ValueError, match="match log"):
-            await trim_below_delivered(r, "{s3}:log:some-match")
-
-    run(scenario())
-
-
-def test_trim_matches_the_floor_on_random_group_states(redis_client: Redis, run: Run) -> None:
-    """Exact expectation: entries below min(last-delivered, oldest pending) go, the rest stay."""
-
-    async def scenario() -> None:
-        r = redis_client
-        rng = random.Random(20240611)
-        for case in range(25):
-            stream = f"bus:rand:{case}"
-            ids = await publish_many(r, [(stream, note(n)) for n in range(rng.randint(1, 30))])
-            floor_index = len(ids)
-            for g in range(rng.randint(1, 3)):
-                group = f"g{g}"
-                await ensure_group(r, stream, group)
-                read = rng.randint(0, len(ids))
-                if read:
-                    await r.xreadgroup(group, "c", {stream: ">"}, count=read)
-                    acked = [i for i in ids[:read] if rng.random() < 0.6]
-                    if acked:
-                        await r.xack(stream, group, *acked)
-                    unacked = [ids.index(i) for i in ids[:read] if i not in acked]
-                    floor_index = min(floor_index, read - 1, *unacked)
-                else:
-                    floor_index = 0
-            removed = await trim_below_delivered(r, stream, approximate=False)
-            remaining = [i.decode() for i, _ in await r.xrange(stream)]
-            assert remaining == ids[floor_index:], case
-            assert removed == floor_index, case
 
     run(scenario())
 

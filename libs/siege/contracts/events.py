@@ -28,6 +28,9 @@ class MatchCreated(Event, frozen=True, tag="match.created", kw_only=True):
     options: dict[str, str] = {}
     # The client holding each seat: its prompts go to that client's streams.
     clients: list[str] = []
+    # The client whose CreateMatch this is (the stream it came on says so): only it may create
+    # the id again, and a runner adopts only matches it created itself.
+    creator: str = ""
 
 
 class SeedCommitted(Event, frozen=True, tag="dice.seed_committed", kw_only=True):

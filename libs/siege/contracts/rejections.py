@@ -15,7 +15,7 @@ class RejectionCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     DUPLICATE_COMMAND = "duplicate_command"
     BAD_TOKEN = "bad_token"
-    BAD_CLIENT = "bad_client"  # a client id that is not a valid id
+    BAD_CLIENT = "bad_client"  # a client id that is not valid, or not the sender's own
     UNKNOWN_GAME = "unknown_game"
     BAD_SEATS = "bad_seats"  # a player count or seat list the game does not take
     BAD_OPTIONS = "bad_options"  # match options the game refuses (an illegal deck, ...)
@@ -23,3 +23,5 @@ class RejectionCode(StrEnum):
     MATCH_FULL = "match_full"
     UNKNOWN_TOURNAMENT = "unknown_tournament"
     REGISTRATION_CLOSED = "registration_closed"
+    MATCH_ID_TAKEN = "match_id_taken"  # another client created this id, or with other options
+    RATE_LIMITED = "rate_limited"  # over the sender's quota of this kind of command per second

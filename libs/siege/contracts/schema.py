@@ -94,9 +94,15 @@ def asyncapi() -> dict[str, Any]:
 
     channels = {
         "commands": {
-            "address": "siege:commands", "title": "Commands",
-            "description": "Clients write commands here (XADD), naming themselves in `client`. "
-                           + ENCODING_NOTE,
+            "address": "siege:client:{client}:commands", "title": "A client's commands",
+            "description": "The one stream a client writes (XADD): its commands. The services "
+                           "take the stream's owner as the sender: `client` may be left empty; "
+                           "a command naming another client is refused (`bad_client`). The "
+                           "services read the streams of the clients in the set "
+                           "`siege:clients` (the operator's `siege acl issue` adds one; on a "
+                           "server without ACLs a client adds itself with SADD and rings "
+                           "`siege:clients:changed` with XADD * c <id>). " + ENCODING_NOTE,
+            "parameters": {"client": client},
             "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction"),
         },
         "inbox": {

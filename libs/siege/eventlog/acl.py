@@ -12,7 +12,8 @@ rights on streams that are only theirs to read.
 from __future__ import annotations
 
 from siege.eventlog.keys import (
-    COMMANDS_STREAM,
+    CLIENTS_CHANGED_STREAM,
+    CLIENTS_KEY,
     DEAD_LETTER_STREAM,
     DEADLINES_KEY,
     REPLIES_STREAM,
@@ -20,6 +21,7 @@ from siege.eventlog.keys import (
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
     client_prefix,
+    commands_key,
 )
 
 # Commands by category; every user starts from nothing (-@all). Services never get @dangerous
@@ -35,6 +37,10 @@ _LOG = "{s*}:log:*"  # every match and tournament log
 _ALL_BUSES = "{s*}:bus*"  # the append script writes the general and the owing audience's bus
 _MATCH_INDEX = "{s*}:matches"
 _CLIENTS = "siege:client:*"  # services write every client's inbox and seat streams
+# ... and read every client's commands stream, in a group of their own (XREADGROUP writes).
+_CLIENT_COMMANDS = "siege:client:*:commands"
+# Which clients there are: read at start and on every doorbell.
+_REGISTRY = (f"%R~{CLIENTS_KEY}", f"%RW~{CLIENTS_CHANGED_STREAM}")
 _HEALTH = "siege:health:*"
 
 _COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}")
@@ -44,14 +50,15 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
-        f"%RW~{COMMANDS_STREAM}", *_APPENDS, "%RW~{s*}:lobby:*",
+        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*",
         f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}",
         f"%W~{REPLIES_STREAM}", *_COMMON,
     ),
     "rules": (
         # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
         # and are checked against the seat secret, which either service may create first.
-        f"%RW~{COMMANDS_STREAM}", f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules", *_APPENDS,
+        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules",
+        *_APPENDS,
         f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", f"%W~{REPLIES_STREAM}", *_COMMON,
     ),
     "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", *_COMMON),
@@ -72,11 +79,13 @@ def service_rules(service: str) -> list[str]:
 
 
 def client_rules(client: str) -> list[str]:
-    """A client may write commands, read its own streams and the public results: nothing else.
-    In particular it cannot read the command stream, where other clients' tokens travel."""
+    """A client may write its own commands stream, read its own streams and the public results:
+    nothing else. It writes no stream another client writes or reads, so nothing it does to
+    one (trimming, an entry with the largest id) reaches anyone else, and the stream a command
+    came on says who sent it (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
-            f"%W~{COMMANDS_STREAM}", f"%R~{client_prefix(client)}*", f"%R~{RESULTS_STREAM}",
-            f"%R~{RESULTS_HASH}"]
+            f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
+            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}"]
 
 
 def auditor_rules() -> list[str]:

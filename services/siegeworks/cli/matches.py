@@ -13,7 +13,6 @@ from rich.table import Table
 from siege.bots.registry import bot_names
 from siege.contracts.messages import MatchFinished
 from siege.engine.registry import game_names, get_engine
-from siegeworks import bus as topics
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
     ClientId,
@@ -139,7 +138,8 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
                 f"{h.service} (pid {h.pid})" for h in await read_health(redis)))
             if cfg.open_seats:
                 out.print(f"waiting for outside clients on {cfg.open_seats} open seat(s) of "
-                          f"each match (JoinMatch on {topics.COMMANDS} at {redacted(url)}); "
+                          f"each match (JoinMatch on each client's own commands stream at "
+                          f"{redacted(url)}); "
                           "match ids: "
                           + ", ".join(cfg.match_id(i) for i in range(cfg.matches)),
                           soft_wrap=True)

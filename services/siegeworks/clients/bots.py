@@ -14,7 +14,7 @@ from siege.contracts.messages import SeatGranted, SeatPrompted, SubmitAction
 from siege.dice.fair import BotRng
 from siege.engine.codecs import action_list_decoder, view_decoder
 from siege.eventlog.keys import view_key
-from siegeworks.bus import COMMANDS, Bus
+from siegeworks.bus import Bus, commands_topic
 
 
 class BotSeat:
@@ -45,7 +45,7 @@ class BotSeat:
         legal = self._actions.decode(_list_of(prompt.legal))
         view = self._view.decode(prompt.view)
         action = self.bot.choose(view, legal, self.rng)
-        await self.bus.publish(COMMANDS, SubmitAction(
+        await self.bus.publish(commands_topic(self.client), SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
             action=msgspec.msgpack.encode(action), token=self.token, client=self.client))

@@ -11,7 +11,7 @@ import msgspec
 
 from siege.contracts.messages import ActionRejected, SeatPrompted, SubmitAction
 from siege.engine.codecs import action_list_decoder, view_decoder
-from siegeworks.bus import COMMANDS, Bus
+from siegeworks.bus import Bus, commands_topic
 
 
 def describe(value: Any) -> str:
@@ -54,7 +54,7 @@ class HumanSeat:
             self.show(f"  {number:>2}. {describe(action)}")
         choice = await self._choose(len(legal))
         self._answered = prompt.decision
-        await self.bus.publish(COMMANDS, SubmitAction(
+        await self.bus.publish(commands_topic(self.client), SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
             action=msgspec.msgpack.encode(legal[choice]), token=self.token, client=self.client))

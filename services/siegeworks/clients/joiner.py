@@ -24,7 +24,7 @@ from siege.contracts.messages import (
     TournamentEnded,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import COMMANDS_STREAM, inbox_key
+from siege.eventlog.keys import commands_key, inbox_key
 from siegeworks.clients.bots import make_seat
 from siegeworks.clients.remote import SeatReader
 from siegeworks.transport.redis_bus import RedisBus
@@ -65,7 +65,7 @@ class OutsideClient:
         inbox = inbox_key(self.client)
         self.reader.follow(inbox, await self.reader.cursor_of(inbox) if command else "0-0")
         if command is not None:
-            await self.bus.publish(COMMANDS_STREAM, command)
+            await self.bus.publish(commands_key(self.client), command)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             for message in await self.reader.poll():
@@ -83,7 +83,7 @@ class OutsideClient:
                     if message.code not in NOT_YET or self.seats or command is None:
                         raise JoinRefusedError(f"{message.code.value}: {message.detail}")
                     await asyncio.sleep(RETRY_S)  # not created yet: ask again
-                    await self.bus.publish(COMMANDS_STREAM, command)
+                    await self.bus.publish(commands_key(self.client), command)
                 if done(message):
                     return message
         raise TimeoutError(f"{subject} did not end within {timeout_s:.0f}s")

@@ -14,16 +14,26 @@ from siege.contracts.messages import (
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.hosting.lobby import Lobby, Refusal, claim, created_event, seat_holders
+from siege.hosting.lobby import (
+    Lobby,
+    Refusal,
+    claim,
+    created_event,
+    seat_holders,
+    taken_by_other,
+)
 from siege.hosting.match_state import MatchState
 from siegeworks.bus import LOG
 from siegeworks.context import ServiceContext
+from siegeworks.match.consent import naming_refused
 from siegeworks.match.notices import grant, refuse
 from siegeworks.match.registration import on_register_entrant
 
 
 async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     holders = seat_holders(cmd)
+    if not isinstance(holders, Refusal):
+        holders = await naming_refused(ctx, cmd, holders) or holders
     if isinstance(holders, Refusal):
         await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, holders)
         return
@@ -36,6 +46,13 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
         lobby = await ctx.lobbies.open(cmd.match_id, Lobby(
             create=cmd, clients=holders, seat_names=list(cmd.seat_names)))
     if lobby is not None:
+        first = lobby.create
+        if first.client != cmd.client or (first.game, first.options, len(first.seat_names)) != (
+                cmd.game, cmd.options, len(cmd.seat_names)):
+            await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, Refusal(
+                RejectionCode.MATCH_ID_TAKEN, "another client created this match id, or "
+                "with other terms"))
+            return
         for seat, client in enumerate(lobby.clients):
             if client:
                 await grant(ctx, cmd.match_id, lobby.create.game, seat, client)
@@ -51,8 +68,12 @@ async def start(ctx: ServiceContext, cmd: CreateMatch, holders: list[str],
     ms, appended = await ctx.loader.append_owed(
         cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
     )
-    if ms.created is None or ms.created.game != cmd.game:
-        return  # the id names another match: nothing of it is granted
+    if ms.created is None:
+        return
+    taken = None if appended else taken_by_other(ms.created, cmd)
+    if taken is not None:  # the id names another client's match: nothing of it is granted
+        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, taken)
+        return
     # Tokens go to the holders again on a repeated create: a creator that lost them recovers.
     for seat, client in enumerate(ms.created.clients if grants else ()):
         await grant(ctx, cmd.match_id, cmd.game, seat, client)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from siege.contracts.messages import CommandRefused, SeatGranted
+from siege.contracts.messages import (
+    MAX_DETAIL,
+    MAX_MATCH_ID,
+    CommandRefused,
+    SeatGranted,
+    clipped,
+)
 from siege.eventlog.keys import inbox_key, valid_client_id, view_key
 from siege.hosting.lobby import Refusal
 from siege.hosting.seats import seat_token
@@ -11,11 +17,15 @@ from siegeworks.context import ServiceContext
 
 async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
                  refusal: Refusal) -> None:
+    """Tells ``client`` why its command changed nothing. Subject and detail may quote what the
+    client sent (an illegal option, a bad id): they are cut to their bounds, so a refusal never
+    costs its inbox more than MAX_INBOX_ENTRY_BYTES, however large the command was."""
+    subject, detail = clipped(subject, MAX_MATCH_ID), clipped(refusal.detail, MAX_DETAIL)
     ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
-                    detail=refusal.detail)
+                    detail=detail)
     if valid_client_id(client):  # with no valid sender there is nobody to tell
         await ctx.bus.publish(inbox_key(client), CommandRefused(
-            command=command, subject=subject, code=refusal.code, detail=refusal.detail))
+            command=command, subject=subject, code=refusal.code, detail=detail))
 
 
 async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:

@@ -13,11 +13,13 @@ import msgspec
 from siege.contracts.events import Event
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
+    MAX_DETAIL,
     ActionRejected,
     LogAppended,
     Message,
     SeatPrompted,
     SubmitAction,
+    clipped,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import view_key
@@ -50,9 +52,11 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
 
 
 async def reject(ctx: ServiceContext, cmd: SubmitAction, refused: Rejection) -> None:
+    # The detail may quote the action (an illegal one's repr): cut to its bound, so a rejection
+    # never costs its inbox more than MAX_INBOX_ENTRY_BYTES; the ids are bounded on decoding.
     await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
         match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=refused.code,
-        detail=refused.detail))
+        detail=clipped(refused.detail, MAX_DETAIL)))
 
 
 async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:

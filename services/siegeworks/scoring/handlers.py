@@ -78,7 +78,8 @@ def result_of(ms: MatchState) -> MatchFinished | None:
     if ms.ended is None or ms.revealed is None or ms.created is None:
         return None
     return MatchFinished(match_id=ms.match_id, game=ms.created.game,
-                         seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks))
+                         seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks),
+                         creator=ms.created.creator)
 
 
 async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppended) -> None:

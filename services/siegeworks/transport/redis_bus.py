@@ -17,23 +17,53 @@ from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import ResponseError
+from redis.exceptions import NoPermissionError, ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SeatPrompted, bus_encoder
-from siege.eventlog.keys import AUDIENCES, DEADLINES_KEY, REPLIES_STREAM, bus_key, shard_of
+from siege.eventlog.keys import (
+    AUDIENCES,
+    CLIENTS_CHANGED_STREAM,
+    CLIENTS_KEY,
+    DEADLINES_KEY,
+    REPLIES_STREAM,
+    bus_key,
+    client_of_commands_key,
+    shard_of,
+)
 from siege.eventlog.pipelined import PipelinedRedis
 from siegeworks import bus as topics
 
-NOTICE_CAP = 10_000
+NOTICE_CAP = 2_000
 """Entries kept (about) on streams of notices that nobody must keep for ever: a client's inbox
-and the shared replies stream. A flood of refused commands then costs bounded memory; a client
-reads its inbox as it goes, so it loses nothing it has not had the time to read."""
+and the shared replies stream. Every entry the services write there is at most
+``siege.contracts.messages.MAX_INBOX_ENTRY_BYTES`` (4 KB), so an inbox holds at most about 8 MB
+however many refusals a flood earns; a client reads its inbox as it goes, so it loses nothing it
+has not had the time to read."""
 
 
 def capped(key: str) -> int | None:
     if key == REPLIES_STREAM or (key.startswith("siege:client:") and key.endswith(":inbox")):
         return NOTICE_CAP
     return None
+
+
+DOORBELL_MAXLEN = 1000
+"""Entries kept on the registry's doorbell: the registry itself is the record."""
+
+
+async def announce(redis: Redis, client: str) -> bool:
+    """Registers ``client``, so the services read its commands stream, where the server lets a
+    client do so itself (no ACLs: a trusted deployment); True if it could. Under ACLs a client
+    may not, and need not: ``siege acl issue`` registered it when it was admitted."""
+    try:
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(CLIENTS_KEY, client)
+            pipe.xadd(CLIENTS_CHANGED_STREAM, {"c": client}, maxlen=DOORBELL_MAXLEN,
+                      approximate=True)
+            await pipe.execute()
+    except NoPermissionError:
+        return False
+    return True
 
 
 def pointer_fields(note: LogAppended) -> dict[str, str]:
@@ -74,8 +104,13 @@ class RedisBus:
         self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
         self._retire: list[tuple[str, int]] = []  # (stream, seconds left)
         self._on_flushed: list[Callable[[], None]] = []
+        self._announced: set[str] = set()
 
     async def publish(self, topic: str, message: Message) -> None:
+        sender = client_of_commands_key(topic)
+        if sender is not None and sender not in self._announced:
+            await announce(self.redis, sender)  # once per client and bus, before its first
+            self._announced.add(sender)
         if topic == topics.LOG:
             assert isinstance(message, LogAppended)
             if message.reannounce:  # whoever owes something will find it

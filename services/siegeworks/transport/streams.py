@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import socket
 from collections.abc import (
     Awaitable,
@@ -56,10 +55,10 @@ Decode = Callable[[Fields], T]
 """Turns an entry's raw fields into the handler's argument (None: ack it, no handler runs);
 raises on bad input (poison)."""
 
-# Match logs are "{s<shard>}:log:<match_id>" (siege.eventlog.keys.log_key); trimming one would
-# destroy the only copy of a match, so trim_below_delivered refuses such keys outright.
-_MATCH_LOG_KEY = re.compile(r"^\{s\d+\}:log:")
 _ERROR_BACKOFF_S = 0.5
+DEAD_LETTER_FIELD_BYTES = 16_384
+"""What a dead letter keeps of each field of the entry it copies (a bus message is a few KB)."""
+DEAD_LETTER_FIELDS = 16
 
 
 class MalformedEntryError(ValueError):
@@ -87,7 +86,7 @@ async def publish(redis: Redis, stream: str, message: Message, maxlen: int | Non
     """Appends one message (XADD with a server-made ``*`` id) and returns its entry id.
 
     ``maxlen`` is an approximate safety cap only: it drops the oldest entries whether or not every
-    group has read them. Prefer :func:`trim_below_delivered`, which never loses an entry.
+    group has read them. Prefer ``siegeworks.transport.trimming``, which never loses one.
     """
     entry_id = await redis.xadd(stream, encode_fields(message), maxlen=maxlen, approximate=True)
     return _text(entry_id)
@@ -198,7 +197,7 @@ class StreamConsumer(Generic[T]):
         key: Callable[[Any], Hashable] | None = None,
         before_ack: Callable[[], Awaitable[None]] | None = None,
         pipelined: PipelinedRedis | None = None,
-        not_ours_if_undecodable: Collection[str] = frozenset(),
+        not_ours_if_undecodable: Callable[[str], bool] | None = None,
         reads: PipelinedRedis | None = None,
         read_interval_ms: int = 0,
     ) -> None:
@@ -211,6 +210,9 @@ class StreamConsumer(Generic[T]):
             raise ValueError("the Redis client must return bytes (decode_responses=False)")
         self.redis = redis
         self.streams = list(streams)
+        # The streams given here stay; those added by ``follow`` come and go after them.
+        self._base_count = len(self.streams)
+        self._followed: set[str] = set()
         self.group = group
         self.consumer = consumer
         self.handler = handler
@@ -226,7 +228,7 @@ class StreamConsumer(Generic[T]):
         self.pipelined = pipelined
         # Streams that another group also reads and dead-letters: an entry that does not decode
         # there is acked without a second dead letter.
-        self.not_ours_if_undecodable = frozenset(not_ours_if_undecodable)
+        self.not_ours_if_undecodable = not_ours_if_undecodable or (lambda stream: False)
         # A connection of this consumer's own for its blocking reads, when given: a batch's
         # XACK then leaves in the same write as the next XREADGROUP (Redis runs it first), one
         # round trip per batch fewer. The batch's outputs are confirmed before either is sent.
@@ -253,6 +255,28 @@ class StreamConsumer(Generic[T]):
         # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
         # them, so an entry is never run twice at once inside one process.
         self._in_flight: set[tuple[str, str]] = set()
+
+    async def follow(self, extra: Collection[str]) -> list[str]:
+        """From the next read on, reads the streams it was made with plus exactly ``extra``
+        (the commands streams of the clients there are now); returns the streams new to it.
+        A new stream gets this group first, at its start, so nothing written before is missed.
+        """
+        base = self.streams[:self._base_count]
+        added, refused = [], set()
+        for stream in extra:
+            if stream in self._followed:
+                continue
+            try:
+                await ensure_group(self.redis, stream, self.group)
+                added.append(stream)
+            except ResponseError as exc:
+                # A key that is no stream (only an operator can make one so): left out, so the
+                # reads of every other stream go on, and tried again at the next call.
+                self.log.warning("stream not followed", stream=stream, error=str(exc))
+                refused.add(stream)
+        self._followed = set(extra) - refused
+        self.streams = base + sorted(self._followed)
+        return added
 
     def stop(self) -> None:
         """Asks ``run()`` to return after the current batch (and the claimer after its pass)."""
@@ -410,14 +434,15 @@ class StreamConsumer(Generic[T]):
         streams, and mostly none has anything to claim); only streams with more pages go on
         one round trip at a time.
         """
+        streams = list(self.streams)  # ``follow`` may change the list while we wait
         async with self.redis.pipeline(transaction=False) as pipe:
-            for stream in self.streams:
+            for stream in streams:
                 pipe.xautoclaim(stream, self.group, self.consumer,
                                 min_idle_time=self.claim_idle_ms, start_id="0-0",
                                 count=self.batch)
             first_pages = await pipe.execute()
         taken = 0
-        for stream, reply in zip(self.streams, first_pages, strict=True):
+        for stream, reply in zip(streams, first_pages, strict=True):
             cursor = "0-0"
             while not self._stopping.is_set():
                 next_cursor, count = await self._claimed_page(stream, cursor, reply)
@@ -542,7 +567,7 @@ class StreamConsumer(Generic[T]):
                 try:
                     decoded = self.decode(fields)
                 except Exception as exc:
-                    if stream in self.not_ours_if_undecodable:
+                    if self.not_ours_if_undecodable(stream):
                         done.append(entry_id)
                         continue
                     # Poison: retrying cannot help a body that does not parse.
@@ -603,8 +628,13 @@ class StreamConsumer(Generic[T]):
         }
         # The original fields follow under their own names (so ``m`` stays ``m``); a name that
         # clashes with the metadata above is kept as ``orig:<name>``.
-        for name, value in fields.items():
-            record[b"orig:" + name if name in record else name] = value
+        # Each kept to DEAD_LETTER_FIELD_BYTES: an oversized command must not cost its size
+        # again here (the reason says how long it was).
+        for name, value in list(fields.items())[:DEAD_LETTER_FIELDS]:
+            key = (b"orig:" + name if name in record else name)[:DEAD_LETTER_FIELD_BYTES]
+            record[key] = value[:DEAD_LETTER_FIELD_BYTES]
+            if len(value) > DEAD_LETTER_FIELD_BYTES:
+                record[b"reason"] += b"; field %s cut from %d bytes" % (key[:64], len(value))
         await self.redis.xadd(
             self.dead_letter_stream, record, maxlen=self.dead_letter_maxlen, approximate=True
         )
@@ -623,36 +653,6 @@ class StreamConsumer(Generic[T]):
 
 # --------------------------------------------------------------------------------------------
 # Trimming
-
-
-async def trim_below_delivered(redis: Redis, stream: str, *, approximate: bool = True) -> int:
-    """Trims a bus stream below what every group has both received and acked; returns the count.
-
-    The floor is the smallest of every group's last-delivered id and every group's smallest
-    pending id; XTRIM MINID keeps entries at or above it, so no undelivered and no pending entry
-    is ever removed. A stream without groups is left alone: a group created later at ``0`` would
-    expect its whole history. ``approximate`` trims only whole internal nodes (cheaper, and it
-    only ever removes less). Never for match logs: they are the truth and are kept for ever.
-    """
-    if _MATCH_LOG_KEY.match(stream):
-        raise ValueError(f"{stream!r} is a match log; match logs are never trimmed")
-    try:
-        groups = await redis.xinfo_groups(stream)
-    except ResponseError as exc:
-        if "no such key" in str(exc).lower():
-            return 0
-        raise
-    if not groups:
-        return 0
-    floor = min(parse_id(group["last-delivered-id"]) for group in groups)
-    for group in groups:
-        if group["pending"]:
-            summary = await redis.xpending(stream, group["name"])
-            if summary["min"] is not None:
-                floor = min(floor, parse_id(summary["min"]))
-    if floor == (0, 0):
-        return 0
-    return int(await redis.xtrim(stream, minid=f"{floor[0]}-{floor[1]}", approximate=approximate))
 
 
 # --------------------------------------------------------------------------------------------

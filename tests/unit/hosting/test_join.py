@@ -163,7 +163,8 @@ def test_prompts_reach_only_the_holder_of_each_seat() -> None:
                 wired.bus.subscribe(key, streams[key].append_async)
         await wired.bus.publish(topics.COMMANDS, CreateMatch(
             match_id="duel", game="castle-dash", seat_names=["a", "b", "c"], client="ann",
-            clients=["ann", "bob", "ann"]))
+            clients=["ann", "", "ann"]))
+        await wired.bus.publish(topics.COMMANDS, JoinMatch(match_id="duel", client="bob"))
         await wired.bus.drain()
         prompted = {key for key, kept in streams.items() if kept}
         assert prompted  # the match started and someone was asked
@@ -174,3 +175,23 @@ def test_prompts_reach_only_the_holder_of_each_seat() -> None:
             assert {p.seat for p in streams[key]} == {int(key[-1])}
 
     asyncio.run(scenario())
+
+
+def test_a_create_may_not_name_another_client_outside_a_tournament_table() -> None:
+    """Naming a client as a holder sends it grants and prompts: only a tournament's pairing may
+    (for clients that registered), so nobody can flood another client's streams by naming it."""
+    async def scenario() -> tuple[list, list, list]:
+        log = MemoryEventLog()
+        wired = wire_in_process(log, FixedClock(0), b"master")
+        inboxes: dict[str, _Kept] = {c: _Kept() for c in ("ann", "bob")}
+        for client, kept in inboxes.items():
+            wired.bus.subscribe(inbox_key(client), kept.append_async)
+        await wired.bus.publish(topics.COMMANDS, CreateMatch(
+            match_id="spam", game="castle-dash", seat_names=["a", "b", "c"], client="ann",
+            clients=["ann", "bob", "bob"]))
+        await wired.bus.drain()
+        return list(inboxes["ann"]), list(inboxes["bob"]), await log.read("spam")
+
+    ann, bob, entries = asyncio.run(scenario())
+    assert [(m.command, m.code) for m in ann] == [("cmd.create_match", RejectionCode.BAD_CLIENT)]
+    assert bob == [] and entries == []

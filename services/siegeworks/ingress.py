@@ -1,0 +1,139 @@
+"""Commands coming in: one stream per client, read by the match and rules services.
+
+A client writes only its own commands stream (``siege.eventlog.keys.commands_key``), so the
+stream a command arrives on says who sent it: the services fill in or check the ``client``
+field of every command against it (a command naming another client is refused), and answers go
+to the sender's own inbox. Which streams to read is the registry ``siege:clients``; a doorbell
+stream wakes the services when it changes. See docs/decisions/0007-a-bus-no-client-can-break.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping
+
+import msgspec
+import structlog
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from siege.contracts.messages import CreateMatch, JoinMatch, Message, RegisterEntrant, SubmitAction
+from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import (
+    CLIENTS_KEY,
+    commands_key,
+    valid_client_id,
+)
+from siege.hosting.lobby import Refusal
+from siege.hosting.rules import Rejection
+from siegeworks import quotas
+from siegeworks.context import ServiceContext
+from siegeworks.match.notices import refuse
+from siegeworks.rules.handlers import reject
+
+REFRESH_EVERY_S = 2.0
+"""How often the registry is read again without a doorbell: a replica whose group-mate took the
+doorbell entry still learns of a new client this soon (any replica may serve any client)."""
+
+
+class ClientsChanged(msgspec.Struct, frozen=True):
+    """A doorbell entry: ``client`` was added to or removed from the registry."""
+
+    client: str
+
+
+def decode_doorbell(fields: Mapping[bytes, bytes]) -> ClientsChanged | None:
+    value = fields.get(b"c")
+    return ClientsChanged(value.decode(errors="replace")) if value is not None else None
+
+
+async def registered_streams(redis: Redis) -> list[str]:
+    """The commands streams of every registered client (invalid ids are skipped)."""
+    members = await redis.smembers(CLIENTS_KEY)
+    names = (m.decode(errors="replace") if isinstance(m, bytes) else str(m) for m in members)
+    return sorted(commands_key(c) for c in names if valid_client_id(c))
+
+
+def attribute(message: Message, sender: str) -> Message | Refusal:
+    """``message`` as sent by ``sender`` (whose stream it came on): its ``client`` filled in
+    when empty, refused when it names someone else."""
+    named = getattr(message, "client", None)
+    if named is None:
+        return message
+    if named not in ("", sender):
+        return Refusal(RejectionCode.BAD_CLIENT, f"a command on {sender}'s stream names "
+                       f"client {named[:64]!r}: a client acts only as itself")
+    if named == "":
+        return msgspec.structs.replace(message, client=sender)  # type: ignore[type-var]
+    return message
+
+
+_KIND = {CreateMatch: quotas.CREATES, RegisterEntrant: quotas.CREATES,
+         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS}
+
+
+class Admission:
+    """What a service lets in from a client's stream: commands as their sender, within its
+    quota. Refusals go to the sender's own inbox and never touch a log."""
+
+    def __init__(self, rates: dict[str, quotas.Rate] | None = None) -> None:
+        self.quotas = quotas.Quotas(rates) if rates is not None else quotas.Quotas()
+        self._swept = time.monotonic()
+
+    async def admit(self, ctx: ServiceContext, message: Message, sender: str) -> Message | None:
+        """``message`` attributed to ``sender``, or None once refused."""
+        bound = attribute(message, sender)
+        if isinstance(bound, Refusal):
+            await self._refuse(ctx, message, sender, bound)
+            return None
+        kind = _KIND.get(type(bound))
+        now = time.monotonic()
+        if now - self._swept > 60:
+            self.quotas.forget_idle(now)
+            self._swept = now
+        if kind is not None and not self.quotas.allow(sender, kind, now):
+            rate = self.quotas.rates[kind]
+            await self._refuse(ctx, bound, sender, Refusal(
+                RejectionCode.RATE_LIMITED, f"over {rate.per_s:g} {kind} per second "
+                f"(bursts of {rate.burst:g}): send it again later"))
+            return None
+        return bound
+
+    async def _refuse(self, ctx: ServiceContext, message: Message, sender: str,
+                      refusal: Refusal) -> None:
+        if isinstance(message, SubmitAction):
+            await reject(ctx, msgspec.structs.replace(message, client=sender),
+                         Rejection(refusal.code, refusal.detail))
+        else:
+            await refuse(ctx, sender, command_tag(message), subject_of(message)[:128], refusal)
+
+
+def command_tag(message: Message) -> str:
+    return {CreateMatch: "cmd.create_match", JoinMatch: "cmd.join_match",
+            RegisterEntrant: "cmd.register_entrant",
+            SubmitAction: "cmd.submit_action"}.get(type(message), "cmd.unknown")
+
+
+def subject_of(message: Message) -> str:
+    return str(getattr(message, "match_id", None) or getattr(message, "tournament_id", ""))
+
+
+Follow = Callable[[Collection[str]], Awaitable[list[str]]]
+
+
+async def refresh_forever(redis: Redis, follow: Follow, stop: asyncio.Event,
+                          every_s: float = REFRESH_EVERY_S) -> None:
+    """Reads the registry at start and every ``every_s`` seconds and hands the streams to
+    ``follow`` (``StreamConsumer.follow``), until ``stop``."""
+    log = structlog.get_logger("siegeworks.ingress")
+    while not stop.is_set():
+        try:
+            added = await follow(await registered_streams(redis))
+            if added:
+                log.info("clients_followed", streams=len(added))
+        except RedisError as exc:  # the next pass may get through
+            log.warning("registry read failed", error=repr(exc))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_s)

@@ -1,0 +1,270 @@
+"""Hostile clients against the four services, each holding exactly the ACL user a client is
+given (``siege.eventlog.acl.client_rules``), on a real Redis 7: what one client does to the bus
+must never reach another client's matches (docs/decisions/0007-a-bus-no-client-can-break.md).
+
+Each attack here worked against the shared command stream: erasing it (``MAXLEN 0``), jamming
+it (an entry with the largest id), acting under another client's id, squatting a seeded match
+id, and flooding creates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import msgspec
+import pytest
+import redis
+import redis.asyncio
+from redis.exceptions import NoPermissionError, ResponseError
+
+from siege.contracts.messages import (
+    ActionRejected,
+    CommandRefused,
+    CreateMatch,
+    JoinMatch,
+    Message,
+    SubmitAction,
+    bus_decoder,
+)
+from siege.contracts.rejections import RejectionCode
+from siege.eventlog.acl import client_rules, service_rules
+from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.keys import CLIENTS_KEY, commands_key, inbox_key, log_key
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.lobby import OPEN
+from siege.hosting.match_state import codec_for
+from siegeworks.clients.joiner import join_and_play
+from siegeworks.remote_run import MatchIdTakenError, MatchSpec, play_remote, play_specs
+from siegeworks.runner import RunConfig
+from siegeworks.supervisor import ServiceProcesses
+
+Run = Callable[[Awaitable[Any]], Any]
+SERVICES = ("match", "rules", "dice", "scoring")
+CLIENTS = ("honest", "mallory", "bob", "jammer")
+# Creates per client: small, so the flood test floods quickly.
+QUOTA_ENV = {"SIEGE_QUOTA_CREATES": "5/20", "SIEGE_CLAIM_IDLE_MS": "500"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[EmbeddedRedis]:
+    with EmbeddedRedis() as embedded, redis.Redis.from_url(embedded.url) as admin:
+        version = admin.info("server")["redis_version"]
+        if int(version.split(".")[0]) < 7:
+            pytest.skip(f"redis-server {version} cannot enforce per-pattern read/write ACLs")
+        for service in SERVICES:
+            admin.execute_command("ACL", "SETUSER", f"siege-{service}", *service_rules(service),
+                                  f">pw-{service}")
+        for client in CLIENTS:
+            admin.execute_command("ACL", "SETUSER", f"client-{client}", *client_rules(client),
+                                  f">pw-{client}")
+        admin.sadd(CLIENTS_KEY, *CLIENTS)  # what ``siege acl issue`` does when admitting them
+        yield embedded
+
+
+@pytest.fixture(scope="module")
+def services(server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
+             ) -> Iterator[ServiceProcesses]:
+    urls = {s: url_as(server, f"siege-{s}") for s in SERVICES}
+    procs = ServiceProcesses(server.url, tmp_path_factory.mktemp("logs"), QUOTA_ENV,
+                             service_urls=urls)
+    procs.start_all()
+    with asyncio.Runner() as runner:
+        admin = redis.asyncio.Redis.from_url(server.url)
+        runner.run(procs.wait_healthy(admin))
+        runner.run(admin.aclose())
+    yield procs
+    codes = procs.stop_all()
+    assert all(code == 0 for code in codes.values()), codes
+
+
+def url_as(server: EmbeddedRedis, user: str) -> str:
+    return f"redis://{user}:pw-{user.removeprefix('siege-').removeprefix('client-')}" \
+           f"@127.0.0.1:{server.port}/0"
+
+
+def as_client(server: EmbeddedRedis, client: str) -> redis.asyncio.Redis:
+    return redis.asyncio.Redis.from_url(url_as(server, f"client-{client}"))
+
+
+async def send(r: redis.asyncio.Redis, stream: str, message: Message) -> None:
+    await r.xadd(stream, {b"m": msgspec.msgpack.encode(message)})
+
+
+async def inbox_of(r: redis.asyncio.Redis, client: str) -> list[Message]:
+    return [bus_decoder.decode(f[b"m"]) for _, f in await r.xrange(inbox_key(client))]
+
+
+async def wait_for(condition: Callable[[], Awaitable[bool]], what: str, timeout_s: float = 20
+                   ) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not await condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def honest_run(seed: int, matches: int = 2) -> RunConfig:
+    return RunConfig(game="castle-dash", matches=matches, players=3, bots=["random"], seed=seed)
+
+
+def test_a_client_that_erases_or_jams_its_stream_harms_only_itself(
+        server: EmbeddedRedis, services: ServiceProcesses, run: Run) -> None:
+    async def scenario() -> int:
+        jammer, honest = as_client(server, "jammer"), as_client(server, "honest")
+        try:
+            own = commands_key("jammer")
+            # What used to erase and jam every client's commands: on its own stream now.
+            await jammer.xadd(own, {"m": b"x"}, maxlen=0)
+            await jammer.xadd(own, {"m": b"x"}, id="18446744073709551615-18446744073709551615")
+            with pytest.raises(ResponseError):  # its own later commands are what it blocked
+                await jammer.xadd(own, {"m": b"x"})
+            with pytest.raises(NoPermissionError):  # and it can reach no other client's
+                await jammer.xadd(commands_key("honest"), {"m": b"x"}, maxlen=0)
+            result = await play_remote(honest_run(1), honest, stall_timeout_s=60)
+            return len(result.finished)
+        finally:
+            await jammer.aclose()
+            await honest.aclose()
+
+    assert run(scenario()) == 2
+
+
+def test_a_client_cannot_act_or_be_answered_as_another(
+        server: EmbeddedRedis, services: ServiceProcesses, run: Run) -> None:
+    spec = MatchSpec(match_id="lobby-for-bob", game="castle-dash", seat_names=["a", "b", "c"],
+                     bots=["random", "random", OPEN])
+
+    async def scenario() -> tuple[list[Message], list[Message]]:
+        mallory, honest = as_client(server, "mallory"), as_client(server, "honest")
+        try:
+            playing = asyncio.create_task(
+                play_specs([spec], honest, b"seed", stall_timeout_s=60, client="honest"))
+            # A join and an action under bob's id, and a create naming bob as its creator.
+            await send(mallory, commands_key("mallory"), JoinMatch(
+                match_id=spec.match_id, client="bob"))
+            await send(mallory, commands_key("mallory"), SubmitAction(
+                match_id=spec.match_id, seat=0, decision=1, command_id="x", action=b"\xc0",
+                client="bob"))
+            await send(mallory, commands_key("mallory"), CreateMatch(
+                match_id="bobs-match", game="castle-dash", seat_names=["a", "b"],
+                client="bob"))
+            # A create of her own that names bob as a holder: grants and prompts to bob.
+            await send(mallory, commands_key("mallory"), CreateMatch(
+                match_id="spam-bob", game="castle-dash", seat_names=["a", "b", "c"],
+                clients=["mallory", "bob", "bob"]))
+            await wait_for(lambda: _count(mallory, "mallory", 4), "mallory's four refusals")
+            # The open seat is still open: mallory's own join takes it and the match finishes.
+            await asyncio.wait_for(asyncio.gather(
+                playing, join_and_play(mallory, "mallory", spec.match_id)), 60)
+            return await inbox_of(mallory, "mallory"), await inbox_of(honest, "honest")
+        finally:
+            await mallory.aclose()
+            await honest.aclose()
+
+    mallorys, _ = run(scenario())
+    # The match and rules services answer on their own, so in either order.
+    codes = sorted((type(m).__name__, m.code) for m in mallorys
+                   if isinstance(m, CommandRefused | ActionRejected))
+    assert codes == [("ActionRejected", RejectionCode.BAD_CLIENT)] + [
+        ("CommandRefused", RejectionCode.BAD_CLIENT)] * 3
+
+    async def bobs_inbox_and_log() -> tuple[int, int]:
+        admin = redis.asyncio.Redis.from_url(server.url)
+        try:
+            return await admin.xlen(inbox_key("bob")), sum(
+                [await admin.xlen(log_key(m)) for m in ("bobs-match", "spam-bob")])
+        finally:
+            await admin.aclose()
+
+    assert run(bobs_inbox_and_log()) == (0, 0)  # nothing sent to bob, no match in bob's name
+
+
+async def _count(r: redis.asyncio.Redis, client: str, wanted: int) -> bool:
+    inbox = await inbox_of(r, client)
+    return sum(isinstance(m, CommandRefused | ActionRejected) for m in inbox) >= wanted
+
+
+def test_a_squatted_match_id_is_not_adopted(
+        server: EmbeddedRedis, services: ServiceProcesses, run: Run) -> None:
+    cfg = honest_run(7, matches=1)
+
+    async def scenario() -> str:
+        mallory, honest = as_client(server, "mallory"), as_client(server, "honest")
+        try:
+            # Mallory plays the seeded id first, to the end, as a run of her own.
+            await play_remote(cfg, mallory, stall_timeout_s=60)
+            with pytest.raises(MatchIdTakenError) as taken:
+                await play_remote(cfg, honest, stall_timeout_s=60)
+            return str(taken.value)
+        finally:
+            await mallory.aclose()
+            await honest.aclose()
+
+    message = run(scenario())
+    assert cfg.match_id(0) in message and "created itself" in message
+
+
+def test_honest_matches_keep_their_clocks_while_a_client_floods(
+        server: EmbeddedRedis, services: ServiceProcesses, run: Run) -> None:
+    """Mallory floods creates and actions (with no valid token) for as long as an honest
+    client plays; the honest matches end normally, with a 3 s decision clock no seat runs out
+    of, and mallory's creates beyond her quota are refused without leaving a log."""
+    cfg = RunConfig(game="castle-dash", matches=3, players=3, bots=["random"], seed=5,
+                    options={"decision_timeout_ms": "3000"})
+    stop = asyncio.Event()
+
+    async def flood(mallory: redis.asyncio.Redis) -> int:
+        creates = 0
+        while not stop.is_set():
+            async with mallory.pipeline(transaction=False) as pipe:
+                for n in range(50):
+                    pipe.xadd(commands_key("mallory"), {b"m": msgspec.msgpack.encode(
+                        CreateMatch(match_id=f"flood-{creates + n}", game="castle-dash",
+                                    seat_names=["a", "b", "c"],
+                                    options={"decision_timeout_ms": "600000"}))})
+                    pipe.xadd(commands_key("mallory"), {b"m": msgspec.msgpack.encode(
+                        SubmitAction(match_id=cfg.match_id(0), seat=0, decision=n,
+                                     command_id=f"f{n}", action=b"\xc0", token="forged"))})
+                await pipe.execute()
+            creates += 50
+            await asyncio.sleep(0)
+        return creates
+
+    async def scenario() -> tuple[int, int, list[Message], list[list[Any]], int]:
+        mallory, honest = as_client(server, "mallory"), as_client(server, "honest")
+        admin = redis.asyncio.Redis.from_url(server.url)
+        try:
+            before = len(await inbox_of(mallory, "mallory"))
+            flooding = asyncio.create_task(flood(mallory))
+            result = await play_remote(cfg, honest, stall_timeout_s=60)
+            stop.set()
+            creates = await flooding
+
+            async def all_handled() -> bool:  # the match group has read and acked all of it
+                info = await admin.xinfo_stream(commands_key("mallory"))
+                groups = {g["name"]: g for g in await admin.xinfo_groups(commands_key("mallory"))}
+                match = groups.get(b"match")
+                return bool(match and not match["pending"]
+                            and match["last-delivered-id"] == info["last-generated-id"])
+
+            await wait_for(all_handled, "the match service to handle the whole flood", 60)
+            logs = sum([await admin.exists(log_key(f"flood-{n}")) for n in range(creates)])
+            honest_logs = [await RedisEventLog(admin).read(m) for m in result.match_ids]
+            return (creates, logs, (await inbox_of(mallory, "mallory"))[before:], honest_logs,
+                    len(result.finished))
+        finally:
+            for r in (mallory, honest, admin):
+                await r.aclose()
+
+    creates, logs, inbox, honest_logs, finished = run(scenario())
+    assert finished == 3
+    kinds = {type(codec_for("castle-dash").decode(stored).event).__name__
+             for entries in honest_logs for _, stored, _ in entries}
+    assert "MatchEnded" in kinds and "SeatTimedOut" not in kinds
+    limited = [m for m in inbox
+               if isinstance(m, CommandRefused) and m.code == RejectionCode.RATE_LIMITED]
+    # A burst of 20 and 5 more per second: far fewer logs than creates, the rest refused (the
+    # inbox keeps the newest NOTICE_CAP notices, so not every refusal is still there).
+    assert creates >= 100 and 0 < logs < creates // 2 and limited
