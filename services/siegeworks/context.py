@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import structlog
@@ -29,6 +30,9 @@ class ServiceContext:
     seat_secret: bytes = b""
     decision_timeout_ms: int = DEFAULT_TIMEOUT_MS  # when a match sets none
     lobbies: LobbyStore = field(default_factory=MemoryLobbies)  # matches waiting for players
+    # Told of every refusal sent to a client (siegeworks.ingress.Admission.note_refused): a
+    # client earning refusals faster than its quota allows is read less often.
+    on_refused: Callable[[str], None] = field(default=lambda client: None)
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -23,6 +23,7 @@ from siege.contracts.messages import CreateMatch, JoinMatch, Message, RegisterEn
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import (
     CLIENTS_KEY,
+    client_of_commands_key,
     commands_key,
     valid_client_id,
 )
@@ -32,6 +33,10 @@ from siegeworks import quotas
 from siegeworks.context import ServiceContext
 from siegeworks.match.notices import refuse
 from siegeworks.rules.handlers import reject
+
+PAUSE_S = 1.0
+"""How long a client's stream rests once it is over a quota (its next entries are refused
+again if it still is, so a flood costs at most a batch per second of each service)."""
 
 REFRESH_EVERY_S = 2.0
 """How often the registry is read again without a doorbell: a replica whose group-mate took the
@@ -81,6 +86,31 @@ class Admission:
     def __init__(self, rates: dict[str, quotas.Rate] | None = None) -> None:
         self.quotas = quotas.Quotas(rates) if rates is not None else quotas.Quotas()
         self._swept = time.monotonic()
+        # Clients over a quota, and until when their stream is not read: what they send meanwhile
+        # waits on their own stream (capped, see serve.CLIENT_BACKLOG) and costs nobody else.
+        self._paused: dict[str, float] = {}
+
+    def paused(self, client: str) -> bool:
+        until = self._paused.get(client)
+        if until is None:
+            return False
+        if time.monotonic() < until:
+            return True
+        del self._paused[client]
+        return False
+
+    def skips(self, stream: str) -> bool:
+        """For the consumer: whether to leave ``stream`` unread this time."""
+        client = client_of_commands_key(stream)
+        return client is not None and self.paused(client)
+
+    def note_refused(self, client: str) -> None:
+        """Counts a refusal sent to ``client``; past its refusals quota, its stream rests."""
+        if client and not self.quotas.allow(client, quotas.REFUSALS, time.monotonic()):
+            self._pause(client)
+
+    def _pause(self, client: str) -> None:
+        self._paused[client] = time.monotonic() + PAUSE_S
 
     async def admit(self, ctx: ServiceContext, message: Message, sender: str) -> Message | None:
         """``message`` attributed to ``sender``, or None once refused."""
@@ -94,6 +124,7 @@ class Admission:
             self.quotas.forget_idle(now)
             self._swept = now
         if kind is not None and not self.quotas.allow(sender, kind, now):
+            self._pause(sender)
             rate = self.quotas.rates[kind]
             await self._refuse(ctx, bound, sender, Refusal(
                 RejectionCode.RATE_LIMITED, f"over {rate.per_s:g} {kind} per second "

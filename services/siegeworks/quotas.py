@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 CREATES = "creates"  # CreateMatch and RegisterEntrant: each may start a permanent log
 JOINS = "joins"
 ACTIONS = "actions"
+REFUSALS = "refusals"  # answers a client earned by commands that changed nothing
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,12 @@ class Rate:
 def default_rates() -> dict[str, Rate]:
     """Per client; SIEGE_QUOTA_<KIND>=<per second>[/<burst>] overrides (e.g. 50/500).
 
-    Creates: a whole tournament round of 1,024 entrants in tables of 4 is 256 at once, well
-    inside the burst; 10,000 creates in a second from one client are not."""
-    rates = {CREATES: Rate(100, 1000), JOINS: Rate(100, 500), ACTIONS: Rate(5000, 20000)}
+    Creates: each may start a permanent log, a seed and prompts, so they are the dearest: a
+    tournament round of 1,024 entrants in tables of 4 (256 at once) fits the burst, 10,000 in a
+    second from one client do not. Refusals: a client earning more than these (forged tokens,
+    commands over a quota) is not read for a second (siegeworks.ingress.PAUSE_S)."""
+    rates = {CREATES: Rate(20, 300), JOINS: Rate(100, 500), ACTIONS: Rate(5000, 20000),
+             REFUSALS: Rate(100, 1000)}
     for kind in list(rates):
         configured = os.environ.get(f"SIEGE_QUOTA_{kind.upper()}")
         if configured:

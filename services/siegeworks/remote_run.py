@@ -48,6 +48,12 @@ class MatchIdTakenError(RuntimeError):
 RATE_LIMITED_RETRY_S = 1.0
 
 
+def run_client_id(redis: Redis, bots_seed: bytes) -> str:
+    """The client a run of bots acts as: its ACL identity, else one derived from the bots'
+    seed (it is written into each MatchCreated, so a seeded re-run writes the same log)."""
+    return own_client_id(redis, "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16])
+
+
 def own_client_id(redis: Redis, fallback: str) -> str:
     """The client id a run acts as: under ACLs the one its user name binds it to
     (``client-<id>``), since the services attribute its commands to that; else ``fallback``."""
@@ -159,8 +165,7 @@ async def _play(
     # This run is one client: its tokens and prompts come on streams of its own. Its id is
     # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
     # must write the same log.
-    client = client or own_client_id(
-        redis, "run-" + hashlib.sha256(b"client:" + bots_seed).hexdigest()[:16])
+    client = client or run_client_id(redis, bots_seed)
     reader.follow(inbox_key(client), "0-0")
     clients: dict[str, list[BotSeat | None]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)

@@ -49,12 +49,16 @@ from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
-from siegeworks.transport.trimming import trim_forever
+from siegeworks.transport.trimming import cap_forever, trim_forever
 
 SERVICES = ("match", "rules", "dice", "scoring")
 def shard_buses(audience: str) -> list[str]:
     return [bus_key(shard, audience) for shard in range(SHARDS)]
 HEALTH_EVERY_S = 1.0
+CLIENT_BACKLOG = 10_000
+"""Entries kept (about) on a client's commands stream, read or not: a client flooding its own
+stream faster than its quota lets it be read loses its own oldest commands, and memory stays
+bounded (an honest client has a few hundred in flight at most)."""
 TRIM_EVERY_S = 30.0
 """How often a service trims the streams it reads below what every group still needs: the bus
 carries pointers and commands, not history (the logs are the history), so it stays small."""
@@ -217,6 +221,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         async with lock:
             await route(message)
 
+    admission = ingress.Admission()
+    ctx.on_refused = admission.note_refused
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
                             decode=decode_lifecycle if service == "match" else decode_entry,
                             claim_idle_ms=claim_idle_ms, logger=ctx.logger,
@@ -226,16 +232,20 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                             # (it owns message shape); the rules group just passes them by.
                             not_ours_if_undecodable=(
                                 _is_commands if service == "rules" else None),
-                            reads=reads, read_interval_ms=_read_interval_ms(service))
+                            reads=reads, read_interval_ms=_read_interval_ms(service),
+                            skip=admission.skips)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    admission = ingress.Admission()
-    registry = None
+    registry = backlogs = None
     if service in ("match", "rules"):  # the services that read the clients' commands
         await reader.follow(await ingress.registered_streams(redis))
         registry = asyncio.create_task(ingress.refresh_forever(redis, reader.follow, stop))
+    if service == "match":  # one service caps what clients may leave unread
+        backlogs = asyncio.create_task(cap_forever(
+            redis, lambda: [s for s in reader.streams if _is_commands(s)], CLIENT_BACKLOG,
+            1.0, stop, ctx.logger))
     running = asyncio.create_task(reader.run())
     trimmer = asyncio.create_task(trim_forever(redis, lambda: list(reader.streams),
                                                TRIM_EVERY_S, stop, ctx.logger))
@@ -247,8 +257,9 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     await running
     await beat
     await trimmer
-    if registry is not None:
-        await registry
+    for task in (registry, backlogs):
+        if task is not None:
+            await task
     if clock is not None:
         await clock
     await redis.delete(health_key(service, consumer))

@@ -30,7 +30,7 @@ from siege.tournament.events import (
 from siege.tournament.formats import pair_next, total_rounds
 from siege.tournament.state import TournamentState, outside_entrants, tournament_id_for
 from siege.tournament.store import TournamentStore
-from siegeworks.remote_run import MatchSpec, play_specs
+from siegeworks.remote_run import MatchSpec, play_specs, run_client_id
 from siegeworks.transport.redis_bus import RedisBus
 
 
@@ -62,11 +62,11 @@ class TournamentSpec:
         return hashlib.sha256(f"siegeworks-tournament:{self.seed}".encode()).digest()
 
 
-def creation(spec: TournamentSpec) -> list[Event]:
+def creation(spec: TournamentSpec, organiser: str = "") -> list[Event]:
     events: list[Event] = [TournamentCreated(
         tournament_id=spec.tournament_id(), game=spec.game, format=spec.format,
         rounds=spec.rounds, table_size=spec.table_size, seed=spec.seed, advance=spec.advance,
-        outside=spec.outside)]
+        outside=spec.outside, organiser=organiser)]
     names = spec.entrant_names()
     events += [EntrantRegistered(entrant=e, bot=spec.bots[i % len(spec.bots)])
                for i, e in enumerate(names)]
@@ -84,8 +84,10 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
     """Runs (or resumes) the tournament to its end, or until round ``pause_after`` is done."""
     store = TournamentStore(RedisEventLog(redis), clock)
     tid = spec.tournament_id()
-    state = await store.append_owed(tid, lambda s: creation(spec) if s.created is None else None)
     bots_seed = hashlib.sha256(b"bots:" + spec.master_seed()).digest()
+    organiser = run_client_id(redis, bots_seed)
+    state = await store.append_owed(
+        tid, lambda s: creation(spec, organiser) if s.created is None else None)
     if not state.rounds:
         state = await _await_registrations(store, state, spec, progress)
     while not state.finished:

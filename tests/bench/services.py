@@ -14,12 +14,17 @@ matches), so the knee shows:
 At 100 concurrent matches it prints ``cpu ratio N`` and ``redis commands sent per action N`` on
 lines of their own, for scripts to read.
 
+Then the honest latency under a flood: 10 concurrent matches measured twice, alone and while a
+hostile client (another process) floods its own commands stream with creates and forged
+actions as fast as it can; it prints ``honest p99 ms without flood N`` and ``... with flood N``.
+
 Usage: ``python tests/bench/services.py [LOADS...]`` (default 1 10 50 100 200).
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import sys
 import tempfile
 import time
@@ -30,6 +35,7 @@ from typing import Any
 
 import msgspec
 import psutil
+import redis as redis_sync
 from redis.asyncio import Redis
 
 from siege.engine.registry import get_engine
@@ -169,6 +175,62 @@ class Bench:
         return w
 
 
+FLOOD_CLIENT = "flood"
+
+
+FLOOD_RATE = 10_000
+"""Commands per second the hostile client sends (paced): five times what the bench's honest
+clients send at 10 matches. Unpaced, on two cores, the flooder and redis-server's work on its
+writes take most of the machine, which measures the machine rather than the services."""
+
+
+def flood(url: str, stop: Any, sent: Any) -> None:
+    """A hostile client in a process of its own: creates and actions with a forged token on its
+    own stream, 200 per round trip at FLOOD_RATE, until ``stop`` is set; counts in ``sent``."""
+    from siege.contracts.messages import CreateMatch, SubmitAction, bus_encoder
+    from siege.eventlog.keys import CLIENTS_CHANGED_STREAM, CLIENTS_KEY, commands_key
+
+    r = redis_sync.Redis.from_url(url)
+    r.sadd(CLIENTS_KEY, FLOOD_CLIENT)
+    r.xadd(CLIENTS_CHANGED_STREAM, {"c": FLOOD_CLIENT})
+    stream, n, start = commands_key(FLOOD_CLIENT), 0, time.perf_counter()
+    while not stop.is_set():
+        ahead = 2 * n / FLOOD_RATE - (time.perf_counter() - start)
+        if ahead > 0:
+            time.sleep(ahead)
+        pipe = r.pipeline(transaction=False)
+        for _ in range(100):
+            pipe.xadd(stream, {"m": bus_encoder.encode(CreateMatch(
+                match_id=f"flood-{n}", game=GAME, seat_names=["a", "b", "c"]))})
+            pipe.xadd(stream, {"m": bus_encoder.encode(SubmitAction(
+                match_id=f"flood-{n}", seat=0, decision=1, command_id=str(n), action=b"\xc0",
+                token="forged"))})
+            n += 1
+        pipe.execute()
+        sent.value = 2 * n
+
+
+async def flood_figures(bench: Bench, url: str, concurrent: int = 10) -> tuple[Window, Window,
+                                                                                float]:
+    """Honest figures at ``concurrent`` matches, alone and beside a flooding client; and the
+    flood's rate of commands sent per second."""
+    alone = await bench.one_load(concurrent, seed=101)
+    context = multiprocessing.get_context("spawn")
+    stop, sent = context.Event(), context.Value("q", 0)
+    flooder = context.Process(target=flood, args=(url, stop, sent), daemon=True)
+    flooder.start()
+    try:
+        while sent.value < 2000:  # the flood is under way before the honest clients start
+            await asyncio.sleep(0.05)
+        start, before = time.perf_counter(), sent.value
+        flooded = await bench.one_load(concurrent, seed=102)
+        rate = (sent.value - before) / (time.perf_counter() - start)
+    finally:
+        stop.set()
+        flooder.join(10)
+    return alone, flooded, rate
+
+
 def print_window(w: Window, engine_us: float) -> None:
     per_action = w.actions
     total_calls = sum(w.calls.values())
@@ -214,6 +276,10 @@ async def main(loads: list[int]) -> None:
                     engine_of[i] = (engine_samples[-2] + engine_samples[-1]) / 2 * 1e6
                     windows.append(w)
                     print_window(w, engine_of[i])
+                alone, flooded, rate = await flood_figures(bench, server.url)
+                print("\nthe honest clients beside the flood (their CPU per action includes "
+                      "the services' work on the flood; the flooder's own process is not shown):")
+                print_window(flooded, engine_of[len(loads) - 1])
         finally:
             await clients.aclose()
             await redis.aclose()
@@ -228,6 +294,12 @@ async def main(loads: list[int]) -> None:
               + f" | {w.total_cpu_us:,.0f} | {engine_us:.1f} | {w.total_cpu_us / engine_us:.1f}"
               f" | {sent} | "
               f"{sum(w.calls.values()) / w.actions:.2f}")
+    print(f"\nhonest clients at {alone.concurrent} matches, alone: {alone.rate:,.0f} actions/s, "
+          f"p50 {alone.p50:.1f} ms, p99 {alone.p99:.1f} ms; beside one client flooding "
+          f"{rate:,.0f} commands/s on its own stream: {flooded.rate:,.0f} actions/s, "
+          f"p50 {flooded.p50:.1f} ms, p99 {flooded.p99:.1f} ms")
+    print(f"honest p99 ms without flood {alone.p99:.1f}")
+    print(f"honest p99 ms with flood {flooded.p99:.1f}")
     for i, w in enumerate(windows):
         if w.concurrent == 100:
             print(f"cpu ratio {w.total_cpu_us / engine_of[i]:.1f}")

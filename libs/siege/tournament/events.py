@@ -19,6 +19,9 @@ class TournamentCreated(Event, frozen=True, tag="tm.created", kw_only=True):
     seed: int
     advance: int = 0  # elimination with tables of 3+: the top k of each table go on (0: half)
     outside: int = 0  # places for outside clients, who register over the bus before round 1
+    # The client that creates the tournament's matches: nobody else may create an id shaped
+    # like one of its tables (siegeworks.match.consent).
+    organiser: str = ""
 
 
 class EntrantRegistered(Event, frozen=True, tag="tm.entrant_registered", kw_only=True):

@@ -21,6 +21,7 @@ async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
     client sent (an illegal option, a bad id): they are cut to their bounds, so a refusal never
     costs its inbox more than MAX_INBOX_ENTRY_BYTES, however large the command was."""
     subject, detail = clipped(subject, MAX_MATCH_ID), clipped(refusal.detail, MAX_DETAIL)
+    ctx.on_refused(client)
     ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
                     detail=detail)
     if valid_client_id(client):  # with no valid sender there is nobody to tell

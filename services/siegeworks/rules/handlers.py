@@ -54,6 +54,7 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
 async def reject(ctx: ServiceContext, cmd: SubmitAction, refused: Rejection) -> None:
     # The detail may quote the action (an illegal one's repr): cut to its bound, so a rejection
     # never costs its inbox more than MAX_INBOX_ENTRY_BYTES; the ids are bounded on decoding.
+    ctx.on_refused(cmd.client)
     await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
         match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=refused.code,
         detail=clipped(refused.detail, MAX_DETAIL)))

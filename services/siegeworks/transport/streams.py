@@ -200,6 +200,7 @@ class StreamConsumer(Generic[T]):
         not_ours_if_undecodable: Callable[[str], bool] | None = None,
         reads: PipelinedRedis | None = None,
         read_interval_ms: int = 0,
+        skip: Callable[[str], bool] | None = None,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -238,6 +239,8 @@ class StreamConsumer(Generic[T]):
         # (the match service, which passes most of its stream by), so its entries come in
         # batches. Nothing waits on it but what it handles itself.
         self.read_interval_s = read_interval_ms / 1000
+        # Streams to leave unread for now (a client over its quota); asked before every read.
+        self.skip = skip
         # Entries of one batch with different keys (match ids) run concurrently, so their Redis
         # round trips overlap; entries with the same key keep their order.
         self.key = key
@@ -359,7 +362,7 @@ class StreamConsumer(Generic[T]):
             batches = _stream_replies(await self.redis.xreadgroup(
                 self.group,
                 self.consumer,
-                dict.fromkeys(self.streams, ">"),
+                dict.fromkeys(self._to_read(), ">"),
                 count=self.batch,
                 block=self.block_ms,
             ))
@@ -374,15 +377,21 @@ class StreamConsumer(Generic[T]):
                           streams=len(batches),
                           match_ids=sorted({str(k) for keys in touched for k in keys}))
 
+    def _to_read(self) -> list[str]:
+        if self.skip is None:
+            return self.streams
+        return [stream for stream in self.streams if not self.skip(stream)]
+
     async def _ack_and_read(self) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
         """The last batch's acks and the next read, in one write on this consumer's own
         connection; raw replies (no redis-py parsing)."""
         assert self.reads is not None
         acks, self._deferred_acks = self._deferred_acks, []
         sent = [self.reads.send(["XACK", stream, self.group, *ids]) for stream, ids in acks]
+        streams = self._to_read()
         sent.append(self.reads.send([
             "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
-            "BLOCK", self.block_ms, "STREAMS", *self.streams, *[">"] * len(self.streams)]))
+            "BLOCK", self.block_ms, "STREAMS", *streams, *[">"] * len(streams)]))
         replies = await asyncio.gather(*sent, return_exceptions=True)
         for reply in replies:
             if isinstance(reply, BaseException):

@@ -186,3 +186,35 @@ def successor(stream_id: StreamId) -> StreamId:
     """The smallest id after ``stream_id``."""
     ms, seq = stream_id
     return (ms, seq + 1) if seq < _MAX_SEQ else (ms + 1, 0)
+
+
+async def cap_backlogs(redis: Redis, streams: Sequence[str], cap: int) -> int:
+    """Keeps at most about ``cap`` entries on each stream, read or not (XTRIM MAXLEN ~): for
+    streams whose writer may flood them, where losing its own oldest entries harms only the
+    writer. Returns how many entries went."""
+    if not streams:
+        return 0
+    for stream in streams:
+        if _MATCH_LOG_KEY.match(stream):
+            raise ValueError(f"{stream!r} is a match log; match logs are never trimmed")
+    pipe = redis.pipeline(transaction=False)
+    for stream in streams:
+        pipe.xtrim(stream, maxlen=cap, approximate=True)
+    return sum(int(r) for r in await pipe.execute(raise_on_error=False)
+               if not isinstance(r, BaseException))
+
+
+async def cap_forever(redis: Redis, streams_of: Callable[[], Sequence[str]], cap: int,
+                      every_s: float, stop: asyncio.Event, log: Any) -> None:
+    """Runs :func:`cap_backlogs` every ``every_s`` seconds until ``stop``."""
+    while not stop.is_set():
+        streams = streams_of()
+        try:
+            removed = await cap_backlogs(redis, streams, cap)
+        except RedisError as exc:
+            log.warning("backlog_cap_failed", streams=len(streams), error=repr(exc))
+        else:
+            if removed:
+                log.warning("backlog_capped", streams=len(streams), removed=removed)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every_s)
