@@ -247,8 +247,9 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
             redis, lambda: [s for s in reader.streams if _is_commands(s)], CLIENT_BACKLOG,
             1.0, stop, ctx.logger))
     running = asyncio.create_task(reader.run())
-    trimmer = asyncio.create_task(trim_forever(redis, lambda: list(reader.streams),
-                                               TRIM_EVERY_S, stop, ctx.logger))
+    trimmer = asyncio.create_task(trim_forever(
+        redis, lambda: list(reader.streams),
+        float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))

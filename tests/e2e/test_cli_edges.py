@@ -60,3 +60,15 @@ def test_export_to_dash_writes_standard_output(tmp_path: Path) -> None:
     assert done.returncode == 0 and not (tmp_path / "-").exists()
     lines = done.stdout.splitlines()
     assert len(lines) > 10 and lines[0].startswith('{"seq":1,')
+
+
+def test_a_client_signed_in_as_another_is_told_before_anything_is_sent(tmp_path: Path) -> None:
+    """Commands are taken as the sender's from the stream they are written on, and a client's
+    user may write only its own: ``--client`` naming another is a clear error, not a refused
+    write (no Redis is reached: port 1)."""
+    for args in (["join", "m-1"], ["register", "t-0123456789ab"]):
+        result = siege([*args, "--client", "bob", "--redis-url",
+                        "redis://client-alice:secret@127.0.0.1:1/0"], tmp_path)
+        assert result.returncode == 2, args
+        assert "signed in as client-alice" in result.stderr and "--client alice" in result.stderr
+        assert "secret" not in result.stderr + result.stdout

@@ -110,8 +110,16 @@ def run_as_client(client: str, redis_url: str,
     if not redis_url:
         raise fail("say which Redis the services use: --redis-url or REDIS_URL")
 
+    redis_url = check_url(redis_url)
+    user = Redis.from_url(redis_url).connection_pool.connection_kwargs.get("username") or ""
+    if user.startswith("client-") and user != f"client-{client}":
+        # The services take a command's sender from the stream it is written on, and this user
+        # may write only its own: say so rather than fail on a refused write.
+        raise fail(f"signed in as {user}, who acts only as client {user[7:]!r}: "
+                   f"use --client {user[7:]}")
+
     async def session() -> T:
-        redis = Redis.from_url(check_url(redis_url))
+        redis = Redis.from_url(redis_url)
         try:
             return await play(redis)
         finally:
