@@ -40,6 +40,7 @@ bench: install
 	$(BIN)/python tests/bench/services.py
 	$(BIN)/python tests/bench/tournament.py
 	$(BIN)/python tests/bench/pairing.py
+	$(BIN)/python tests/bench/durability.py
 
 lint: install
 	$(BIN)/ruff check libs services tests

@@ -33,6 +33,9 @@ class ServiceContext:
     # Told of every refusal sent to a client (siegeworks.ingress.Admission.note_refused): a
     # client earning refusals faster than its quota allows is read less often.
     on_refused: Callable[[str], None] = field(default=lambda client: None)
+    # What else to drop when the store went back in time (siegeworks.store_watch): caches of
+    # this service's own beside the loader's.
+    on_forget: list[Callable[[], None]] = field(default_factory=list)
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -74,7 +74,10 @@ async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, 
         return
     folder = data_dir().resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    persist = ("--dir", str(folder), "--appendonly", "yes", "--appendfsync", "everysec")
+    # Never evict (a match log is the only copy of a match; docs/durability.md): said here
+    # although it is Redis' default, since a config file could say otherwise.
+    persist = ("--dir", str(folder), "--appendonly", "yes", "--appendfsync", "everysec",
+               "--maxmemory-policy", "noeviction")
     async with EmbeddedRedis(extra_args=persist) as server:
         client = Redis.from_url(server.url)
         try:

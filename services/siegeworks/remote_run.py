@@ -6,14 +6,17 @@ import asyncio
 import contextlib
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoPermissionError
 
 from siege.contracts.messages import (
+    ActionRejected,
     CommandRefused,
     CreateMatch,
     JoinMatch,
@@ -46,6 +49,8 @@ class MatchIdTakenError(RuntimeError):
 
 
 RATE_LIMITED_RETRY_S = 1.0
+ASKED_AGAIN = (RejectionCode.STALE_DECISION, RejectionCode.NOT_YOUR_TURN,
+               RejectionCode.DUPLICATE_COMMAND)
 
 
 def run_client_id(redis: Redis, bots_seed: bytes) -> str:
@@ -193,10 +198,12 @@ async def _play(
                                                 spec.bots, bots_seed)
             for seat, bot in enumerate(clients[spec.match_id]):
                 if bot is not None:
-                    reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt)
+                    reader.subscribe_seat(view_key(client, spec.match_id, seat), bot.on_prompt,
+                                          bot.forget_answers)
             await bus.publish(topics.commands_topic(client), create_of(spec))
 
     retry: list[tuple[float, MatchSpec]] = []
+    again: Counter[tuple[str, int]] = Counter()
 
     async def refused(message: CommandRefused) -> None:
         if message.code == RejectionCode.RATE_LIMITED:  # over this client's quota: later
@@ -214,9 +221,20 @@ async def _play(
 
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
+    recoveries = reader.recoveries
     while len(finished) < len(specs):
-        await bus.flush()
+        # Lost with the connection: the seats answer again once the reader recovers.
+        with contextlib.suppress(RedisConnectionError, OSError):
+            await bus.flush()
         messages = await reader.poll()
+        if reader.recoveries != recoveries:
+            # Redis may have come back older than it was: ask again for every match under
+            # way (a create of one's own, on the same terms, only grants the seats again).
+            bus.announce_again()
+            with contextlib.suppress(RedisConnectionError, OSError):  # else on the next pass
+                for match_id in list(clients):
+                    await bus.publish(topics.commands_topic(client), create_of(by_id[match_id]))
+                recoveries = reader.recoveries
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
         for message in messages:
@@ -224,6 +242,13 @@ async def _play(
                 await hand_token(clients, message)
             elif isinstance(message, CommandRefused) and message.subject in clients:
                 await refused(message)
+            elif (isinstance(message, ActionRejected) and reader.recoveries
+                  and message.code in ASKED_AGAIN and message.match_id in clients
+                  and again[message.match_id, message.seat] < 3):
+                # An answer given while the store came back older may meet a service that had
+                # not yet noticed: answer the seat's newest prompt again (a few times at most).
+                again[message.match_id, message.seat] += 1
+                await reader.recover([view_key(client, message.match_id, message.seat)])
             elif (isinstance(message, MatchFinished) and message.match_id in wanted
                   and message.match_id not in finished and message.creator in ("", client)):
                 finished[message.match_id] = message
@@ -240,8 +265,11 @@ async def _play(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
-    await bus.flush()
-    with contextlib.suppress(NoPermissionError):  # a client's ACL user may only read it
+    with contextlib.suppress(RedisConnectionError, OSError):
+        await bus.flush()
+    # Tidying only: a client's ACL user may only read its inbox, and a connection lost since
+    # its last use fails once.
+    with contextlib.suppress(NoPermissionError, RedisConnectionError):
         await redis.delete(inbox_key(client))
     return finished
 

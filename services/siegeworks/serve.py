@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.exceptions import RedisError
+from redis.exceptions import NoPermissionError, RedisError
 
 from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
@@ -35,7 +35,7 @@ from siege.eventlog.keys import (
 )
 from siege.eventlog.log import RedisEventLog
 from siege.eventlog.pipelined import PipelinedRedis
-from siege.hosting.clock import Clock, FixedClock, SystemClock
+from siege.hosting.clock import Clock, FixedClock, RedisClock, SystemClock, redis_time_ms
 from siege.tournament.state import is_tournament
 from siegeworks import ingress
 from siegeworks.context import ServiceContext
@@ -46,6 +46,13 @@ from siegeworks.match.lobby import RedisLobbies
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
+from siegeworks.store_watch import (
+    StoreWatch,
+    forget_everything,
+    read_beat,
+    reannounce_unfinished,
+    tell_the_others,
+)
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message
@@ -77,6 +84,9 @@ class Health(msgspec.Struct):
     dead_lettered: int
     claimed: int
     commands: int = 0  # Redis commands this process has sent (a script call once)
+    # Times this process saw the store go back in time, and what it saw (newest last).
+    rewinds: int = 0
+    warnings: list[str] = []
 
 
 def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
@@ -114,6 +124,7 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
         return [CLIENTS_CHANGED_STREAM, *shard_buses("rules")], on_rules
     if service == "dice":
         vault = dice.SeedVault(_master_seed())
+        ctx.on_forget.append(vault.forget)
 
         async def on_dice(message: Message) -> None:
             if isinstance(message, LogAppended):
@@ -148,10 +159,42 @@ def _is_commands(stream: str) -> bool:
     return client_of_commands_key(stream) is not None
 
 
-def _clock() -> Clock:
-    """A fixed clock (for reproducible runs) when SIEGE_FIXED_CLOCK_MS is set."""
+async def _clock(redis: Redis) -> Clock:
+    """Redis' clock, one for every service whatever its host's says (decision clocks are judged
+    by it: docs/decisions/0008-one-clock.md); a fixed clock (for reproducible runs) when
+    SIEGE_FIXED_CLOCK_MS is set. SIEGE_CLOCK=host runs on the host's clock instead, shifted by
+    SIEGE_CLOCK_SKEW_MS (tests use both to show what a wrong host clock did)."""
     fixed = os.environ.get("SIEGE_FIXED_CLOCK_MS")
-    return FixedClock(int(fixed)) if fixed else SystemClock()
+    if fixed:
+        return FixedClock(int(fixed))
+    if os.environ.get("SIEGE_CLOCK") == "host":
+        return SystemClock(int(os.environ.get("SIEGE_CLOCK_SKEW_MS", "0")))
+    clock = RedisClock(RedisTime(redis).now_ms)
+    await clock.sync()
+    return clock
+
+
+CLOCK_STREAM = "siege:health:clock"
+"""Where a service whose ACL user may not run TIME reads Redis' clock instead: the id of an
+entry it adds (``*``, kept to one entry). Every service may write ``siege:health:*``."""
+
+
+class RedisTime:
+    """Redis' time in ms: ``TIME``, or (if this user is refused it) an ``XADD *`` entry id."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self.allowed = True
+
+    async def now_ms(self) -> int:
+        if self.allowed:
+            try:
+                return redis_time_ms(await self.redis.time())
+            except NoPermissionError:
+                self.allowed = False
+        entry_id = await self.redis.xadd(CLOCK_STREAM, {"t": "1"}, maxlen=1, approximate=False)
+        return int(entry_id.split(b"-")[0] if isinstance(entry_id, bytes)
+                   else str(entry_id).split("-")[0])
 
 
 def _read_interval_ms(service: str) -> int:
@@ -190,11 +233,40 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     reads = PipelinedRedis.like(redis)  # the consumer's blocking reads, with its acks
     bus = RedisBus(redis, buffered=True, pipelined=pipelined)
     ctx = ServiceContext.create(service, RedisEventLog(redis, pipelined=pipelined), bus,
-                                _clock())
+                                await _clock(redis))
     ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))
     if service in ("match", "rules"):  # the match service signs seat tokens, the rules check
         ctx.seat_secret = await seat_secret(redis)
     streams, route = routes(service, ctx, redis)
+    watch = StoreWatch()
+    recovering: set[asyncio.Task[Any]] = set()
+
+    def rewound(what: str, tell: bool = False) -> None:
+        """The store went back in time: forget, report, tell the other services (when this
+        one found it in a log), and (match) point everyone at the heads of the logs again."""
+        watch.note(what)
+        ctx.logger.error("store_went_back", what=what, rewinds=watch.rewinds)
+        forget_everything(ctx)
+        work = [tell_the_others(redis)] if tell else []
+        if service == "match":
+            work.append(reannounce_unfinished(ctx, ctx.log))
+        for job in work:
+            task = asyncio.create_task(job)
+            recovering.add(task)
+            task.add_done_callback(recovered)
+
+    def recovered(task: asyncio.Task[Any]) -> None:
+        recovering.discard(task)
+        if task.cancelled():
+            return
+        if task.exception() is not None:  # the next rewind noticed tries again
+            ctx.logger.error("store_recovery_failed", error=repr(task.exception()))
+        elif task.result() is not None:
+            ctx.logger.warning("store_recovered", unfinished_matches=task.result())
+
+    ctx.loader.on_rewind = lambda match_id, seen, now: rewound(
+        f"the log of {match_id} holds {now} events, fewer than the {seen} this process saw",
+        tell=True)
 
     # One handler at a time per match in this process: the loader's cached state is shared,
     # and entries of one match can arrive on several streams and through the claimer at once.
@@ -250,7 +322,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     trimmer = asyncio.create_task(trim_forever(
         redis, lambda: list(reader.streams),
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
-    beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop))
+    beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
+                                          rewound))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
@@ -270,16 +343,21 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
 
 async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
-                     stop: asyncio.Event) -> None:
+                     stop: asyncio.Event, watch: StoreWatch,
+                     rewound: Callable[..., None]) -> None:
     encoder = msgspec.json.Encoder()
     while not stop.is_set():
         if reader.ready.is_set():
-            health = Health(service=service, consumer=consumer, pid=os.getpid(),
-                            host=socket.gethostname(), at_ms=int(time.time() * 1000),
-                            processed=reader.processed, failed=reader.failed,
-                            dead_lettered=reader.dead_lettered, claimed=reader.claimed,
-                            commands=commands_sent())
             try:
+                what = watch.observe(*await read_beat(redis, keeper=service == "match"))
+                if what is not None:
+                    rewound(what)
+                health = Health(service=service, consumer=consumer, pid=os.getpid(),
+                                host=socket.gethostname(), at_ms=int(time.time() * 1000),
+                                processed=reader.processed, failed=reader.failed,
+                                dead_lettered=reader.dead_lettered, claimed=reader.claimed,
+                                commands=commands_sent(), rewinds=watch.rewinds,
+                                warnings=watch.warnings)
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)
             except RedisError as exc:  # a missed beat; the next one may get through

@@ -28,7 +28,7 @@ from siege.eventlog.keys import (
 # (FLUSHALL, KEYS, DEBUG, ...) nor @admin.
 SERVICE_COMMANDS = ("+@read", "+@write", "+@stream", "+@scripting", "+@transaction",
                     "+@connection", "+@keyspace", "-@dangerous", "-@admin", "+info",
-                    "+client|setname", "+client|id")
+                    "+client|setname", "+client|id", "+time")
 CLIENT_COMMANDS = ("+xadd", "+xread", "+xrange", "+xrevrange", "+xlen", "+hget", "+hmget",
                    "+ping", "+hello",
                    "+auth", "+client|setname", "+client|id", "+select")
@@ -43,7 +43,10 @@ _CLIENT_COMMANDS = "siege:client:*:commands"
 _REGISTRY = (f"%R~{CLIENTS_KEY}", f"%RW~{CLIENTS_CHANGED_STREAM}")
 _HEALTH = "siege:health:*"
 
-_COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}")
+# The store's epoch, beat and rewinds counted (siegeworks.store_watch): the match service keeps
+# the first two, every service reads them and counts a rewind it notices in a log.
+_STORE = "siege:store:*"
+_COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}", f"%RW~{_STORE}")
 # The append script's keys: EVALSHA declares every key read-write, so a write-only right on the
 # bus or the index would refuse the whole call.
 _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")

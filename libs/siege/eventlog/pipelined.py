@@ -128,6 +128,9 @@ class PipelinedRedis:
         self._flush_scheduled = False
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self.commands_sent = 0
+        # Connections opened so far: a caller that sees it move knows the link was lost and
+        # made again, even when no command of its own failed (nothing was in flight).
+        self.connections = 0
 
     @classmethod
     def like(cls, redis: Redis) -> PipelinedRedis:
@@ -162,6 +165,7 @@ class PipelinedRedis:
             _, protocol = await loop.create_connection(lambda: _Protocol(self), self.host,
                                                        self.port, **tls)
         self._protocol = protocol
+        self.connections += 1
         self._buffer = []  # nothing queued survives a lost connection (see _lost)
         hello: list[list[Arg]] = []
         if self.password:

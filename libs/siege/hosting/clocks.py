@@ -43,6 +43,37 @@ def parse_member(member: str) -> tuple[str, int, int]:
     return match_id, int(seat), int(decision)
 
 
+HELD = "\theld\t"
+"""A deadline held for an answer that reached Redis in time but is not handled yet: the member
+``<deadline member>\theld\t<entry id>`` names the last entry that was judged in time."""
+
+ARRIVAL_TOLERANCE_MS = 1000
+"""How much earlier than the first read of it an entry may claim (by its id) to have arrived."""
+
+
+def held_member(member: str, cutoff_id: str) -> str:
+    return f"{member}{HELD}{cutoff_id}"
+
+
+def parse_held(member: str) -> tuple[str, str | None]:
+    """The deadline member and, if it is held, the id of its last entry judged in time."""
+    base, sep, cutoff = member.rpartition(HELD)
+    return (base, cutoff) if sep else (member, None)
+
+
+def entry_ms(entry_id: str) -> int:
+    return int(entry_id.split("-", 1)[0])
+
+
+def believed_arrival_ms(entry_id: str, read_ms: int,
+                        tolerance_ms: int = ARRIVAL_TOLERANCE_MS) -> int:
+    """When a command reached Redis, as far as the host believes it. A ``*`` id is Redis' clock
+    when the entry was added; but a client may give its own stream explicit ids (only
+    increasing), so an id far below Redis' time when the entry is first read is not believed:
+    the later of the id and the read time minus ``tolerance_ms``."""
+    return max(entry_ms(entry_id), read_ms - tolerance_ms)
+
+
 def check_timeout(ms: MatchState, seat: int, decision: int) -> bool:
     """Whether ``seat`` is still asked for ``decision``, so that it can time out."""
     engine = ms.engine

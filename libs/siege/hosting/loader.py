@@ -39,17 +39,32 @@ class MatchLoader:
         self.clock = clock
         self.light = light
         self._cache: dict[str, MatchState] = {}
+        # Told (match id, the head this process had seen, the head the log has) when a log
+        # holds fewer events than were seen in it: the store went back in time.
+        self.on_rewind: Callable[[str, int, int], None] = lambda match_id, seen, now: None
 
-    async def load(self, match_id: str) -> MatchState:
+    async def load(self, match_id: str, verify: bool = False) -> MatchState:
+        """The match as its log has it now. With ``verify``, a cache that found nothing new is
+        checked against the log's head (one read more), since a log that went back in time
+        looks just like one with nothing new."""
         ms = self._cache.get(match_id)
         if ms is None:
             ms = self._cache[match_id] = MatchState(match_id, light=self.light)
         entries = await self.log.read(match_id, after_seq=ms.head_seq)
+        if not entries and verify and ms.head_seq > 0:
+            head_seq, _ = await self.log.head(match_id)
+            if head_seq < ms.head_seq:
+                self.forget(match_id)
+                self.on_rewind(match_id, ms.head_seq, head_seq)
+                return await self.load(match_id)
         decode_entries(ms, entries)
         return ms
 
     def forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
+
+    def forget_all(self) -> None:
+        self._cache.clear()
 
     async def append(
         self, ms: MatchState, events: Sequence[Event], side: tuple[str, bytes] | None = None,
@@ -92,6 +107,8 @@ class MatchLoader:
             raise
         if isinstance(result, AppendConflict):
             self.forget(ms.match_id)
+            if result.head_seq < head_seq:
+                self.on_rewind(ms.match_id, head_seq, result.head_seq)
             return False
         if follow_up is None:
             for (seq, _, digest), event in zip(sealed, events, strict=True):
@@ -129,7 +146,10 @@ class MatchLoader:
                 attempt == 0 and cached is not None
                 and (optimistic or (min_seq is not None and cached.head_seq >= min_seq))
             )
-            ms = cached if trusted and cached is not None else await self.load(match_id)
+            # A second look after the trusted cache owed nothing checks the head as well: a
+            # command refused on a cache that is ahead of its log would be refused for ever.
+            ms = cached if trusted and cached is not None else await self.load(
+                match_id, verify=attempt > 0)
             events = owe(ms)
             if not events:
                 if trusted and optimistic:

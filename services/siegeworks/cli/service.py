@@ -8,11 +8,14 @@ from typing import Annotated
 
 import typer
 from redis.asyncio import Redis
+from rich.markup import escape
 
 from siege.contracts.schema import contract as generate_contract
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, err, fail, out, run_async
-from siegeworks.serve import SERVICES, read_health, serve
+from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
+from siegeworks.redis_target import check_url
+from siegeworks.serve import SERVICES, Health, read_health, serve
 
 
 @app.command()
@@ -54,28 +57,52 @@ def serve_cmd(
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
         raise fail("serve needs --redis-url or REDIS_URL")
+    _, redis_says = run_async(_read_redis(redis_url, with_health=False))
+    if isinstance(redis_says, NotAllowed):
+        err.print(f"[yellow]warning:[/yellow] not checking maxmemory-policy, that is the "
+                  f"operator's: {escape(redis_says.describe())}", soft_wrap=True)
+    elif redis_says.evicts:
+        err.print(f"[red]error:[/red] refusing to start: Redis has maxmemory-policy "
+                  f"{escape(redis_says.maxmemory_policy)}, so it may delete match logs when "
+                  f"memory is full (set maxmemory-policy {SAFE_POLICY})", soft_wrap=True)
+        raise typer.Exit(2)
     claim_idle_ms = int(os.environ.get("SIEGE_CLAIM_IDLE_MS", "2000"))
     run_async(serve(service, redis_url, consumer or f"{service}-0",
                       claim_idle_ms=claim_idle_ms))
 
 
+async def _read_redis(redis_url: str, *, with_health: bool = True
+                      ) -> tuple[list[Health], Guarantees | NotAllowed]:
+    """The services' health records (when asked) and what the Redis guarantees."""
+    client = Redis.from_url(check_url(redis_url))
+    try:
+        records = await read_health(client) if with_health else []
+        return records, await read_guarantees(client)
+    finally:
+        await client.aclose()
+
+
 @app.command()
 def health(redis_url: RedisUrl = None) -> None:
-    """Show the health records the running services write every second."""
+    """Show the health records the running services write every second, then what the Redis
+    guarantees about the match logs (eviction, persistence, replicas) and what it may lose.
+    Exits 1 when no service runs or when Redis may evict keys."""
     if not redis_url:
         raise fail("health needs --redis-url or REDIS_URL")
-
-    async def read() -> list:
-        client = Redis.from_url(redis_url)
-        try:
-            return await read_health(client)
-        finally:
-            await client.aclose()
-
-    records = run_async(read())
+    records, redis_says = run_async(_read_redis(redis_url))
     if not records:
         out.print("no service is running")
-        raise typer.Exit(1)
     for h in records:
         out.print(f"{h.service} {h.consumer} pid {h.pid}: processed {h.processed}, "
                   f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}")
+        for warning in getattr(h, "warnings", []):
+            out.print(f"[bold red]warning:[/bold red] {h.service} {h.consumer}: "
+                      f"{escape(warning)}", soft_wrap=True)
+    if isinstance(redis_says, NotAllowed):
+        out.print(f"redis: not checked: {escape(redis_says.describe())}", soft_wrap=True)
+    else:
+        out.print(f"redis: {escape(redis_says.describe())}", soft_wrap=True)
+        for problem in redis_says.problems():
+            out.print(f"[bold red]problem:[/bold red] {escape(problem)}", soft_wrap=True)
+    if not records or (isinstance(redis_says, Guarantees) and redis_says.evicts):
+        raise typer.Exit(1)

@@ -29,6 +29,10 @@ class BotSeat:
         self.token = ""
         self._waiting: SeatPrompted | None = None  # a prompt that came before the token
 
+    def forget_answers(self) -> None:
+        """After the store may have gone back in time, a decision answered may be asked again."""
+        self._answered = -1
+
     async def set_token(self, token: str) -> None:
         self.token = token
         if self._waiting is not None:

@@ -7,14 +7,18 @@ of bot seats at once; it also follows the results stream to know when matches en
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
 from siege.eventlog.pipelined import PipelinedRedis, bulk
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
+RECONNECT_S = 0.2
 
 
 class SeatReader:
@@ -32,14 +36,23 @@ class SeatReader:
         self.handled = 0  # prompts handed to seats, for progress and stall detection
         self._followed: dict[str, str] = {}
         self._packed: dict[str, tuple[str, bytes, bytes]] = {}  # key -> (cursor, key, cursor)
+        self._resets: dict[str, Callable[[], None]] = {}
+        self.recoveries = 0  # times the connection was lost and the seats were read afresh
+        self._lost = False
+        self._links = 0  # the pipelined connection's count of links, as of the last poll
 
-    def subscribe_seat(self, stream: str, handler: PromptHandler) -> None:
-        """Reads a seat's prompts from ``stream`` (``view_key``, or a grant's ``stream``)."""
+    def subscribe_seat(self, stream: str, handler: PromptHandler,
+                       reset: Callable[[], None] | None = None) -> None:
+        """Reads a seat's prompts from ``stream`` (``view_key``, or a grant's ``stream``);
+        ``reset`` makes the seat forget which decisions it answered (see :meth:`recover`)."""
         self._handlers[stream] = handler
         self._cursor[stream] = "0-0"
+        if reset is not None:
+            self._resets[stream] = reset
 
     def drop_seat(self, stream: str) -> None:
         self._handlers.pop(stream, None)
+        self._resets.pop(stream, None)
         self._cursor.pop(stream, None)
         self._packed.pop(stream, None)
 
@@ -68,7 +81,48 @@ class SeatReader:
 
     async def poll(self) -> list[Message]:
         """One XREAD over every seat and followed stream; runs the prompt handlers and returns
-        the messages of the followed streams."""
+        the messages of the followed streams. A lost connection is survived (see
+        :meth:`recover`): nothing comes back from that poll."""
+        try:
+            if self._lost:
+                await self.recover()
+                self._lost = False
+            messages = await self._poll()
+            links = self.pipelined.connections if self.pipelined is not None else 0
+            if self._links and links != self._links:
+                self._lost = True  # made again since the last poll: Redis may be another now
+            self._links = links
+            return messages
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            # Down, or a link of the pool that died with the old server: recovered on a later
+            # poll (the first command on a dead pooled link fails once).
+            self._lost = True
+            await asyncio.sleep(RECONNECT_S)
+            return []
+
+    async def recover(self, streams: list[str] | None = None) -> None:
+        """After a lost connection Redis may have come back older than it was (a restart from
+        a snapshot, a failover to a replica that lagged): a seat's stream may then hold fewer
+        prompts than were read, and the next ones would reuse ids already passed. So each seat
+        starts again from its newest prompt, which it answers anew, having forgotten what it
+        answered. ``streams``: only these seats (after an answer refused in the meantime)."""
+        for stream in list(self._handlers) if streams is None else streams:
+            if stream not in self._handlers:
+                continue
+            last = await self.redis.xrevrange(stream, count=1)
+            reset = self._resets.get(stream)
+            if reset is not None:
+                reset()
+            self._cursor[stream] = last[0][0].decode() if last else "0-0"
+            handler = self._handlers.get(stream)
+            if last and handler is not None:
+                message = bus_decoder.decode(last[0][1][b"m"])
+                if isinstance(message, SeatPrompted):
+                    await handler(message)
+        if streams is None:
+            self.recoveries += 1
+
+    async def _poll(self) -> list[Message]:
         streams = {**self._cursor, **self._followed}
         if self.pipelined is not None:
             reply = await self.pipelined.send_packed(self._packed_read(streams))

@@ -20,6 +20,10 @@ class SeedVault:
         self.master = master
         self._known: dict[str, bytes] = {}
 
+    def forget(self) -> None:
+        """Drops the seeds read back: after the store went back, a match may commit anew."""
+        self._known.clear()
+
     async def seed_for(self, ctx: ServiceContext, ms: MatchState) -> bytes:
         if ms.commitment is None:
             if self.master is not None:
@@ -35,10 +39,14 @@ class SeedVault:
 
 
 async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppended) -> None:
-    for _ in range(8):
-        ms = await ctx.loader.load(note.match_id)
+    for attempt in range(8):
+        # A pointer comes only when dice owes something: finding nothing, look again at the
+        # log's head too (a cache ahead of a log that went back finds nothing for ever).
+        ms = await ctx.loader.load(note.match_id, verify=attempt > 0)
         seed = await vault.seed_for(ctx, ms)
         event = owed_by_dice(ms, seed)
+        if event is None and attempt == 0:
+            continue
         if event is None:
             return
         committing = isinstance(event, SeedCommitted)

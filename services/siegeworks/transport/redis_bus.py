@@ -106,6 +106,10 @@ class RedisBus:
         self._on_flushed: list[Callable[[], None]] = []
         self._announced: set[str] = set()
 
+    def announce_again(self) -> None:
+        """Registers each sender again before its next command (the store may have lost it)."""
+        self._announced.clear()
+
     async def publish(self, topic: str, message: Message) -> None:
         sender = client_of_commands_key(topic)
         if sender is not None and sender not in self._announced:

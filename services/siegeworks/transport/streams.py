@@ -10,6 +10,10 @@ entry only after its handler returned; an entry whose handler raised stays pendi
 through the claimer, at most ``max_deliveries`` times, and then goes to the dead-letter stream
 with the reason. Handlers must therefore be idempotent: a duplicate changes nothing.
 
+Redis refusing writes (out of memory, a read-only replica, a failed save: see
+:func:`is_transient`) is not the entry's fault: the consumer holds such entries and runs them
+again in place, backing off, until Redis accepts; those attempts never count toward the cap.
+
 Why our own loop rather than a FastStream subscriber: docs/decisions/0002-own-stream-consumer.md.
 
 The client must return bytes (``decode_responses=False``): bodies are binary msgpack.
@@ -18,6 +22,7 @@ The client must return bytes (``decode_responses=False``): bodies are binary msg
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 from collections.abc import (
@@ -33,8 +38,16 @@ from typing import Any, Generic, TypeVar
 
 import structlog
 from redis.asyncio import Redis
+from redis.exceptions import (
+    BusyLoadingError,
+    ClusterDownError,
+    OutOfMemoryError,
+    ReadOnlyError,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
@@ -55,7 +68,13 @@ Decode = Callable[[Fields], T]
 """Turns an entry's raw fields into the handler's argument (None: ack it, no handler runs);
 raises on bad input (poison)."""
 
-_ERROR_BACKOFF_S = 0.5
+BACKOFF_FIRST_S = 0.1
+BACKOFF_MAX_S = 2.0
+"""While Redis refuses, retries wait 0.1 s, then twice as long each time, at most 2 s."""
+IDLE_CONSUMER_MS = 3_600_000
+"""Consumers of the group idle this long, with nothing pending, are deleted (see
+:meth:`StreamConsumer.prune_idle_consumers`)."""
+PRUNE_EVERY_MS = 60_000
 DEAD_LETTER_FIELD_BYTES = 16_384
 """What a dead letter keeps of each field of the entry it copies (a bus message is a few KB)."""
 DEAD_LETTER_FIELDS = 16
@@ -63,6 +82,74 @@ DEAD_LETTER_FIELDS = 16
 
 class MalformedEntryError(ValueError):
     """A bus entry without the fields a message needs."""
+
+
+# --------------------------------------------------------------------------------------------
+# Redis refusing, not the message failing
+
+REFUSAL_CODES = frozenset({"OOM", "READONLY", "MISCONF", "NOREPLICAS", "BUSY", "LOADING",
+                           "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"})
+"""Error codes with which Redis refuses a command for its own state, whatever the command."""
+_REFUSALS = (OutOfMemoryError, ReadOnlyError, BusyLoadingError, TryAgainError, ClusterDownError,
+             RedisConnectionError, RedisTimeoutError)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True if ``exc`` (or what caused it, or one of a group) is Redis refusing or unreachable:
+    an error reply with a code of :data:`REFUSAL_CODES`, or a lost connection. Such a failure
+    says nothing about the message, so it never makes an entry poison.
+
+    redis-py strips the code of the replies it maps to a class (``OutOfMemoryError``); the
+    auto-pipelined connection and scripts keep it in the message (``OOM command not allowed
+    ... script: ...``). Other error replies (WRONGTYPE, a script's own error) are not transient:
+    the same message would fail the same way again.
+    """
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        error = todo.pop()
+        if id(error) in seen:
+            continue
+        seen.add(id(error))
+        if isinstance(error, _REFUSALS):
+            return True
+        if isinstance(error, ResponseError) and str(error).split(" ", 1)[0] in REFUSAL_CODES:
+            return True
+        if isinstance(error, BaseExceptionGroup):
+            todo.extend(error.exceptions)
+        todo.extend(e for e in (error.__cause__, error.__context__) if e is not None)
+    return False
+
+
+class _Backoff:
+    """Delays that double from ``first`` up to ``cap``; ``reset`` once Redis accepts again."""
+
+    def __init__(self, first: float = BACKOFF_FIRST_S, cap: float = BACKOFF_MAX_S) -> None:
+        self.first, self.cap, self._next = first, cap, first
+
+    def delay(self) -> float:
+        delay, self._next = self._next, min(self.cap, self._next * 2)
+        return delay
+
+    def reset(self) -> None:
+        self._next = self.first
+
+
+# Deletes the group's consumers idle over ARGV[3] ms with nothing pending, except ARGV[2]; in
+# one script, so a consumer cannot take an entry between the check and the delete (deleting a
+# consumer drops its pending entries: they would never be delivered again).
+_PRUNE_SCRIPT = """
+local removed = {}
+for _, row in ipairs(redis.call('XINFO', 'CONSUMERS', KEYS[1], ARGV[1])) do
+  local info = {}
+  for i = 1, #row, 2 do info[row[i]] = row[i + 1] end
+  if info['name'] ~= ARGV[2] and info['pending'] == 0 and info['idle'] > tonumber(ARGV[3]) then
+    redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], info['name'])
+    removed[#removed + 1] = info['name']
+  end
+end
+return removed
+"""
 
 
 # --------------------------------------------------------------------------------------------
@@ -108,6 +195,30 @@ async def publish_many(
     return [_text(entry_id) for entry_id in await pipe.execute()]
 
 
+DEAD_LETTER_META = (b"stream", b"id", b"group", b"consumer", b"reason")
+"""A dead letter's own fields; the entry's fields follow (``orig:<name>`` if one clashes)."""
+ORIG_PREFIX = b"orig:"
+
+
+def dead_letter_record(stream: str, entry_id: str, group: str, consumer: str, reason: str,
+                       fields: Mapping[bytes, bytes]) -> dict[bytes, bytes]:
+    """The fields of the dead letter of ``stream``'s entry ``entry_id``: where it came from and
+    why, then its own fields (``siegeworks.transport.dead_letters`` reads them back)."""
+    record: dict[bytes, bytes] = dict(zip(DEAD_LETTER_META, (
+        stream.encode(), entry_id.encode(), group.encode(), consumer.encode(), reason.encode(),
+    ), strict=True))
+    # The original fields follow under their own names (so ``m`` stays ``m``); a name that
+    # clashes with the metadata above is kept as ``orig:<name>``.
+    # Each kept to DEAD_LETTER_FIELD_BYTES: an oversized command must not cost its size
+    # again here (the reason says how long it was).
+    for name, value in list(fields.items())[:DEAD_LETTER_FIELDS]:
+        key = (ORIG_PREFIX + name if name in record else name)[:DEAD_LETTER_FIELD_BYTES]
+        record[key] = value[:DEAD_LETTER_FIELD_BYTES]
+        if len(value) > DEAD_LETTER_FIELD_BYTES:
+            record[b"reason"] += b"; field %s cut from %d bytes" % (key[:64], len(value))
+    return record
+
+
 async def ensure_group(redis: Redis, stream: str, group: str) -> bool:
     """Creates ``group`` on ``stream`` at id ``0`` (and the stream if missing); True if created.
 
@@ -117,10 +228,22 @@ async def ensure_group(redis: Redis, stream: str, group: str) -> bool:
     try:
         await redis.xgroup_create(stream, group, id="0", mkstream=True)
     except ResponseError as exc:
-        if not str(exc).startswith("BUSYGROUP"):
-            raise
-        return False
+        if str(exc).startswith("BUSYGROUP"):
+            return False
+        # Refused (XGROUP CREATE is a write Redis denies when out of memory, even for a group
+        # that exists): a consumer restarted then can still read, if its group is there.
+        if is_transient(exc) and await _has_group(redis, stream, group):
+            return False
+        raise
     return True
+
+
+async def _has_group(redis: Redis, stream: str, group: str) -> bool:
+    try:
+        groups = await redis.xinfo_groups(stream)
+    except ResponseError:
+        return False  # no such key, or no stream
+    return any(_text(g["name"]) == group for g in groups)
 
 
 # --------------------------------------------------------------------------------------------
@@ -169,9 +292,18 @@ class StreamConsumer(Generic[T]):
       count, which every read and claim increments) goes to ``dead_letter_stream`` and is acked.
       So a handler that always raises runs exactly ``max_deliveries`` times for that entry.
     - ``decode`` failing is poison: dead-lettered at once with the reason, and acked.
+    - Redis refusing or unreachable (:func:`is_transient`) is no delivery: a handler, the
+      ``before_ack`` flush, an ack or a dead letter failing so is run again in place, after
+      0.1 s doubling to 2 s, until Redis accepts, with one log record per attempt and batch.
+      Meanwhile the batch's entries are held (their idle time kept at zero, so no claimer takes
+      them and their delivery count stays), the entries of a held key after the refused one
+      wait behind it (order per key), and nothing new is read. Stopped while held, the entries
+      stay pending with their delivery count put back.
     - Nothing a message does stops the loop, and nothing Redis does: connection errors and
       refused commands (out of memory, read-only, wrong type) are logged and retried, and so is
       an unexpected error outside a handler. Entries read and not acked stay pending.
+    - With the claimer, at most every ``prune_every_ms``, consumers of the group idle over
+      ``idle_consumer_ms`` with nothing pending are deleted (never this one).
 
     Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
     plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
@@ -201,6 +333,8 @@ class StreamConsumer(Generic[T]):
         reads: PipelinedRedis | None = None,
         read_interval_ms: int = 0,
         skip: Callable[[str], bool] | None = None,
+        idle_consumer_ms: int | None = IDLE_CONSUMER_MS,
+        prune_every_ms: int = PRUNE_EVERY_MS,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -245,6 +379,11 @@ class StreamConsumer(Generic[T]):
         # round trips overlap; entries with the same key keep their order.
         self.key = key
         self.before_ack = before_ack
+        # Consumers idle this long with nothing pending are deleted (None: never).
+        self.idle_consumer_ms = idle_consumer_ms
+        self.prune_every_s = prune_every_ms / 1000
+        self._prune = redis.register_script(_PRUNE_SCRIPT)
+        self._backoff = _Backoff()
         base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
         self.log = base.bind(group=group, consumer=consumer)
 
@@ -258,6 +397,8 @@ class StreamConsumer(Generic[T]):
         # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
         # them, so an entry is never run twice at once inside one process.
         self._in_flight: set[tuple[str, str]] = set()
+        # Ids per stream held while Redis refuses (see _hold): kept ours at every claim pass.
+        self._held: dict[str, set[str]] = {}
 
     async def follow(self, extra: Collection[str]) -> list[str]:
         """From the next read on, reads the streams it was made with plus exactly ``extra``
@@ -302,7 +443,8 @@ class StreamConsumer(Generic[T]):
                     break
                 except Exception as exc:
                     self._retrying("start-up failed", exc)
-                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+                    await self._sleep_unless_stopped(self._backoff.delay())
+            self._backoff.reset()
             if self._stopping.is_set():
                 return
             # The claimer starts only now: before the re-read it would race this process for its
@@ -316,6 +458,7 @@ class StreamConsumer(Generic[T]):
                         await self._ensure_groups()
                         regroup = False
                     await self._read_new()
+                    self._backoff.reset()
                 except ResponseError as exc:
                     if "NOGROUP" in str(exc):
                         # Someone deleted a stream (and its groups with it): recreate and go on.
@@ -328,10 +471,10 @@ class StreamConsumer(Generic[T]):
                     # back; this loop must not end, or the process would go on reporting health
                     # while it consumes nothing.
                     self._retrying("redis refused a command", exc)
-                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+                    await self._sleep_unless_stopped(self._backoff.delay())
                 except Exception as exc:  # connection errors, and our own bugs outside a handler
                     self._retrying("stream read failed", exc)
-                    await self._sleep_unless_stopped(_ERROR_BACKOFF_S)
+                    await self._sleep_unless_stopped(self._backoff.delay())
         finally:
             self._stopping.set()
             if claimer is not None:
@@ -393,6 +536,10 @@ class StreamConsumer(Generic[T]):
             "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
             "BLOCK", self.block_ms, "STREAMS", *streams, *[">"] * len(streams)]))
         replies = await asyncio.gather(*sent, return_exceptions=True)
+        # Acks Redis refused go with the next read again: the entries are handled, and left
+        # pending they would come back through the claimer, a delivery more each.
+        self._deferred_acks[:0] = [ack for ack, reply in zip(acks, replies, strict=False)
+                                   if isinstance(reply, BaseException) and is_transient(reply)]
         for reply in replies:
             if isinstance(reply, BaseException):
                 # Unacked entries stay pending: the claimer hands them out again.
@@ -429,12 +576,54 @@ class StreamConsumer(Generic[T]):
     # -- claiming -----------------------------------------------------------------------------
 
     async def _claim_loop(self) -> None:
-        interval = self.claim_idle_ms / 2000
-        while not await self._sleep_unless_stopped(interval):
+        """Claims every ``claim_idle_ms / 2``; prunes idle consumers every ``prune_every_ms``
+        (the first time after one claim interval at most)."""
+        loop = asyncio.get_running_loop()
+        claim_every = self.claim_idle_ms / 2000
+        pruning = self.idle_consumer_ms is not None
+        next_claim = loop.time() + claim_every
+        next_prune = loop.time() + min(claim_every, self.prune_every_s)
+        while not await self._sleep_unless_stopped(
+                max(0.0, min(next_claim, next_prune if pruning else next_claim) - loop.time())):
+            if loop.time() >= next_claim:
+                try:
+                    await self.claim_once()
+                except Exception as exc:  # the claimer must outlive Redis hiccups and our bugs
+                    self._retrying("claim pass failed", exc)
+                next_claim = loop.time() + claim_every
+            if pruning and loop.time() >= next_prune:
+                try:
+                    await self.prune_idle_consumers()
+                except Exception as exc:
+                    self._retrying("pruning idle consumers failed", exc)
+                next_prune = loop.time() + self.prune_every_s
+
+    async def prune_idle_consumers(self, idle_ms: int | None = None) -> list[tuple[str, str]]:
+        """Deletes the consumers of this group, on each of its streams, idle over ``idle_ms``
+        (default ``idle_consumer_ms``) that hold no pending entry, never this consumer; returns
+        the (stream, consumer) pairs deleted.
+
+        Consumers of processes long gone (pid-named ones of old versions, scaled-down slots)
+        otherwise pile up in XINFO for ever. One holding entries is kept: deleting it would drop
+        them from the group's pending list, and nobody would deliver them again.
+        """
+        threshold = self.idle_consumer_ms if idle_ms is None else idle_ms
+        if threshold is None:
+            return []
+        removed: list[tuple[str, str]] = []
+        for stream in list(self.streams):
             try:
-                await self.claim_once()
-            except Exception as exc:  # the claimer must outlive Redis hiccups and our own bugs
-                self._retrying("claim pass failed", exc)
+                names = await self._prune(keys=[stream], args=[self.group, self.consumer,
+                                                               threshold])
+            except ResponseError as exc:
+                if "NOGROUP" in str(exc) or "no such key" in str(exc):
+                    continue  # nothing to prune there; the read loop recreates the group
+                raise
+            removed.extend((stream, _text(name)) for name in names)
+        if removed:
+            self.log.info("idle consumers deleted", count=len(removed),
+                          consumers=sorted({name for _, name in removed}))
+        return removed
 
     async def claim_once(self) -> int:
         """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over.
@@ -445,19 +634,22 @@ class StreamConsumer(Generic[T]):
         """
         streams = list(self.streams)  # ``follow`` may change the list while we wait
         async with self.redis.pipeline(transaction=False) as pipe:
+            held = [(stream, sorted(ids)) for stream, ids in self._held.items() if ids]
+            for stream, ids in held:  # idle no more, so not taken below (see _hold)
+                pipe.xclaim(stream, self.group, self.consumer, 0, ids, justid=True)
             for stream in streams:
                 pipe.xautoclaim(stream, self.group, self.consumer,
                                 min_idle_time=self.claim_idle_ms, start_id="0-0",
                                 count=self.batch)
-            first_pages = await pipe.execute()
+            first_pages = (await pipe.execute())[len(held):]
         taken = 0
         for stream, reply in zip(streams, first_pages, strict=True):
             cursor = "0-0"
             while not self._stopping.is_set():
                 next_cursor, count = await self._claimed_page(stream, cursor, reply)
                 taken += count
-                if next_cursor == "0-0":
-                    break
+                if next_cursor == "0-0" or self._stopping.is_set():
+                    break  # (stopping: a page claimed now would count a delivery for nothing)
                 cursor = next_cursor
                 reply = await self.redis.xautoclaim(
                     stream,
@@ -557,7 +749,7 @@ class StreamConsumer(Generic[T]):
         ids = [(stream, _text(raw_id)) for raw_id, _ in entries]
         self._in_flight.update(ids)
         done: list[str] = []
-        lanes: dict[Hashable, list[tuple[str, Any]]] = {}
+        todo: list[tuple[str, Any]] = []
         try:
             for (_, entry_id), (_, fields) in zip(ids, entries, strict=True):
                 if not fields:
@@ -586,13 +778,11 @@ class StreamConsumer(Generic[T]):
                 if decoded is None:  # an entry this consumer passes by
                     done.append(entry_id)
                     continue
-                lane = None if self.key is None else self.key(decoded)
-                lanes.setdefault(lane, []).append((entry_id, decoded))
-            await asyncio.gather(*(self._run_lane(stream, key, lane, done)
-                                   for key, lane in lanes.items()))
-            if self.before_ack is not None:
-                # What the handlers published must be out before their inputs are acked.
-                await self.before_ack()
+                todo.append((entry_id, decoded))
+            keys = {None if self.key is None else self.key(decoded) for _, decoded in todo}
+            left = await self._run_until_accepted(stream, todo, done)
+            if left:  # stopping while Redis refused: this delivery did not count
+                await self._undo_deliveries(stream, left, delivery_counts)
             if done and defer_ack:
                 self._deferred_acks.append((stream, done))  # sent with the next read
             elif done:
@@ -600,54 +790,160 @@ class StreamConsumer(Generic[T]):
                 await self._ack(stream, done)
         finally:
             self._in_flight.difference_update(ids)
-        return [lane for lane in lanes if lane is not None]
+        return [key for key in keys if key is not None]
 
-    async def _ack(self, stream: str, ids: Sequence[str]) -> None:
-        if self.pipelined is not None:
-            await self.pipelined.execute("XACK", stream, self.group, *ids)
-        else:
-            await self.redis.xack(stream, self.group, *ids)
+    async def _run_until_accepted(self, stream: str, todo: list[tuple[str, Any]],
+                                  done: list[str]) -> list[str]:
+        """Runs the handler over ``todo`` (in stream order), then ``before_ack``; adds what is
+        handled to ``done``. What Redis refused runs again, with the rest of its key's entries
+        after it, until Redis accepts; if ``before_ack`` is refused, every entry of the attempt
+        runs again (its outputs may be lost). Returns the ids left when stopping meanwhile."""
+        backoff: _Backoff | None = None
+        loop = asyncio.get_running_loop()
+        held_since = loop.time()
+        every_id = [entry_id for entry_id, _ in todo]
+        try:
+            while True:
+                lanes: dict[Hashable, list[tuple[str, Any]]] = {}
+                for entry_id, decoded in todo:
+                    lane = None if self.key is None else self.key(decoded)
+                    lanes.setdefault(lane, []).append((entry_id, decoded))
+                handled: list[str] = []
+                refusals: list[BaseException] = []
+                again: set[str] = set()
+                await asyncio.gather(*(self._run_lane(stream, key, lane, handled, again,
+                                                      refusals)
+                                       for key, lane in lanes.items()))
+                if self.before_ack is not None:
+                    try:
+                        # What the handlers published must be out before their inputs are acked.
+                        await self.before_ack()
+                    except Exception as exc:
+                        if not is_transient(exc):
+                            raise
+                        refusals.append(exc)
+                        again.update(handled)
+                        handled = []
+                done.extend(handled)
+                todo = [(entry_id, decoded) for entry_id, decoded in todo if entry_id in again]
+                if not todo:
+                    if backoff is not None:
+                        self.log.info("redis accepts writes again", stream=stream,
+                                      held_s=round(loop.time() - held_since, 3))
+                    return []
+                backoff = backoff or _Backoff()
+                delay = backoff.delay()
+                self._refused("handlers", stream, len(todo), refusals[0], delay)
+                if await self._hold(stream, [*done, *(i for i, _ in todo)], delay):
+                    return [entry_id for entry_id, _ in todo]
+        finally:
+            self._let_go(stream, [*every_id, *done])
 
     async def _run_lane(self, stream: str, key: Hashable, lane: list[tuple[str, Any]],
-                        done: list[str]) -> None:
-        for entry_id, decoded in lane:
+                        done: list[str], again: set[str], refusals: list[BaseException]) -> None:
+        for n, (entry_id, decoded) in enumerate(lane):
             try:
                 await self.handler(stream, entry_id, decoded)
-            except Exception:
-                # No ack: the entry stays pending and the claimer redelivers it later.
+            except Exception as exc:
+                if is_transient(exc):
+                    # Redis refused, not the message: this entry and those of its key after it
+                    # run again, in order, once Redis accepts (logged per batch, not here).
+                    refusals.append(exc)
+                    again.update(i for i, _ in lane[n:])
+                    return
+                # No ack: the entry stays pending and the claimer redelivers it later (from now
+                # on: left in flight while the batch is held, a claim would skip it and still
+                # count a delivery).
                 self.failed += 1
+                self._in_flight.discard((stream, entry_id))
                 self.log.exception("handler failed", stream=stream, entry_id=entry_id,
                                    match_id=key)
                 continue
             self.processed += 1
             done.append(entry_id)
 
+    def _refused(self, what: str, stream: str, entries: int, exc: BaseException,
+                 delay: float) -> None:
+        self.log.warning("redis refuses; holding entries", stream=stream, entries=entries,
+                         step=what, error=f"{type(exc).__name__}: {exc}", retry_in_s=delay)
+
+    async def _hold(self, stream: str, ids: Sequence[str], seconds: float) -> bool:
+        """Waits ``seconds`` keeping ``ids`` ours (idle time reset, delivery count unchanged:
+        XCLAIM JUSTID), so no claimer, of this process or another, delivers them again
+        meanwhile; True if stopping."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        every = max(0.005, self.claim_idle_ms / 4000)
+        self._held.setdefault(stream, set()).update(ids)  # the caller lets them go
+        while True:
+            if ids:
+                with contextlib.suppress(RedisError):  # then no claimer gets through either
+                    await self.redis.xclaim(stream, self.group, self.consumer, 0, list(ids),
+                                            justid=True)
+            left = end - loop.time()
+            if left <= 0:
+                return self.stopping
+            if await self._sleep_unless_stopped(min(left, every)):
+                return True
+
+    def _let_go(self, stream: str, ids: Iterable[str]) -> None:
+        held = self._held.get(stream)
+        if held is not None:
+            held.difference_update(ids)
+
+    async def _undo_deliveries(self, stream: str, ids: Sequence[str],
+                               delivery_counts: Mapping[str, int] | None) -> None:
+        """Puts back the delivery count of entries handed back unhandled while Redis refused:
+        a restart during a long refusal must not turn them into poison."""
+        counts = delivery_counts or {}
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for entry_id in ids:
+                    pipe.xclaim(stream, self.group, self.consumer, 0, [entry_id],
+                                retrycount=max(0, counts.get(entry_id, 1) - 1), justid=True)
+                await pipe.execute()
+        except RedisError as exc:
+            self._retrying("putting back delivery counts failed", exc)
+
+    async def _until_accepted(self, what: str, stream: str, ids: Sequence[str],
+                              call: Callable[[], Awaitable[Any]]) -> Any:
+        """``call()``, again after a backoff while Redis refuses (holding ``ids``)."""
+        backoff = _Backoff()
+        try:
+            while True:
+                try:
+                    return await call()
+                except Exception as exc:
+                    if not is_transient(exc) or self.stopping:
+                        raise
+                    delay = backoff.delay()
+                    self._refused(what, stream, len(ids), exc, delay)
+                    if await self._hold(stream, ids, delay):
+                        raise
+        finally:
+            self._let_go(stream, ids)
+
+    async def _ack(self, stream: str, ids: Sequence[str]) -> None:
+        async def ack() -> None:
+            if self.pipelined is not None:
+                await self.pipelined.execute("XACK", stream, self.group, *ids)
+            else:
+                await self.redis.xack(stream, self.group, *ids)
+
+        await self._until_accepted("ack", stream, ids, ack)
+
     async def _dead_letter(self, stream: str, entry_id: str, fields: Fields, reason: str) -> None:
         """Copies the entry to the dead-letter stream with where it came from and why, then acks.
 
         XADD before XACK, as two steps (the streams may sit on different cluster slots): a crash
         in between leaves the entry pending, so it is dead-lettered twice rather than lost.
+        Either refused (the dead-letter stream is as full as the rest), it waits for Redis.
         """
-        record: dict[bytes, bytes] = {
-            b"stream": stream.encode(),
-            b"id": entry_id.encode(),
-            b"group": self.group.encode(),
-            b"consumer": self.consumer.encode(),
-            b"reason": reason.encode(),
-        }
-        # The original fields follow under their own names (so ``m`` stays ``m``); a name that
-        # clashes with the metadata above is kept as ``orig:<name>``.
-        # Each kept to DEAD_LETTER_FIELD_BYTES: an oversized command must not cost its size
-        # again here (the reason says how long it was).
-        for name, value in list(fields.items())[:DEAD_LETTER_FIELDS]:
-            key = (b"orig:" + name if name in record else name)[:DEAD_LETTER_FIELD_BYTES]
-            record[key] = value[:DEAD_LETTER_FIELD_BYTES]
-            if len(value) > DEAD_LETTER_FIELD_BYTES:
-                record[b"reason"] += b"; field %s cut from %d bytes" % (key[:64], len(value))
-        await self.redis.xadd(
-            self.dead_letter_stream, record, maxlen=self.dead_letter_maxlen, approximate=True
-        )
-        await self.redis.xack(stream, self.group, entry_id)
+        record = dead_letter_record(stream, entry_id, self.group, self.consumer, reason, fields)
+        await self._until_accepted("dead letter", stream, [entry_id], lambda: self.redis.xadd(
+            self.dead_letter_stream, record, maxlen=self.dead_letter_maxlen, approximate=True))
+        await self._until_accepted("dead letter ack", stream, [entry_id],
+                                   lambda: self.redis.xack(stream, self.group, entry_id))
         self.dead_lettered += 1
         self.log.warning("dead-lettered", stream=stream, entry_id=entry_id, reason=reason)
 
