@@ -1,6 +1,14 @@
 """Runs a tournament through the services: pair a round, play its matches concurrently with bot
 clients, record the results in the tournament's stream, pair the next; resumable at any point
-because every step is re-derived from that stream."""
+because every step is re-derived from that stream.
+
+A table whose match was damaged (``siege damage``) is recorded as damaged and counts for nobody;
+the tournament goes on without it. Replays are explicit: a run with ``replay_damaged``
+(``siege tournament ... --replay-damaged``) first plays every damaged table of an unfinished
+tournament again, once per run, under ``<table id>-replay<N>``, same seats, and records that
+result for the table; rounds paired meanwhile stand. Not automatic, since a damage is an
+operator's call and the cause (a service, a client) may need fixing before a replay can finish.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +34,7 @@ from siege.tournament.events import (
     TournamentCreated,
     TournamentFinished,
     match_id_for,
+    table_id_of,
 )
 from siege.tournament.formats import pair_next, total_rounds
 from siege.tournament.state import TournamentState, outside_entrants, tournament_id_for
@@ -80,8 +89,10 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
                          progress: Progress = lambda line: None,
                          pause_after: int | None = None,
                          on_match: Callable[[MatchFinished], None] = lambda r: None,
+                         replay_damaged: bool = False,
                          ) -> TournamentState:
-    """Runs (or resumes) the tournament to its end, or until round ``pause_after`` is done."""
+    """Runs (or resumes) the tournament to its end, or until round ``pause_after`` is done;
+    with ``replay_damaged``, damaged tables are played again first (each once per run)."""
     store = TournamentStore(RedisEventLog(redis), clock)
     tid = spec.tournament_id()
     bots_seed = hashlib.sha256(b"bots:" + spec.master_seed()).digest()
@@ -90,7 +101,15 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
         tid, lambda s: creation(spec, organiser) if s.created is None else None)
     if not state.rounds:
         state = await _await_registrations(store, state, spec, progress)
+    replayed: set[str] = set()  # tables replayed by this run: a replay damaged again waits
     while not state.finished:
+        again = [r for r in state.damaged_tables() if table_id_of(r.match_id) not in replayed]
+        if replay_damaged and again:
+            replayed.update(table_id_of(r.match_id) for r in again)
+            progress(f"replaying {len(again)} damaged tables: "
+                     + ", ".join(state.next_replay_id(table_id_of(r.match_id)) for r in again))
+            state = await _replay(store, state, again, redis, bots_seed, on_match, spec)
+            continue
         current = state.current_round
         if current == 0 or state.round_complete(current):
             if pause_after is not None and current >= pause_after:
@@ -154,8 +173,33 @@ async def _play_round(store: TournamentStore, state: TournamentState, spec: Tour
         # Recorded in table order once the round is done: the stream's order is what ratings
         # follow, so it must not depend on which match happened to finish first.
         missing = [m for m in specs if m.match_id not in s.recorded]
-        return [MatchRecorded(round=paired.round, match_id=m.match_id,
-                              entrants=list(m.seat_names), ranks=list(results[m.match_id].ranks))
-                for m in missing] or None
+        return [_recorded(paired.round, m, results[m.match_id]) for m in missing] or None
 
     return await store.append_owed(tid, owe)
+
+
+def _recorded(round_: int, spec: MatchSpec, result: MatchFinished) -> MatchRecorded:
+    return MatchRecorded(round=round_, match_id=spec.match_id, entrants=list(spec.seat_names),
+                         ranks=list(result.ranks), reason=result.reason)
+
+
+async def _replay(store: TournamentStore, state: TournamentState, damaged: list[MatchRecorded],
+                  redis: Redis, bots_seed: bytes, on_match: Callable[[MatchFinished], None],
+                  spec: TournamentSpec) -> TournamentState:
+    """Plays each damaged table again under its next replay id and records the results, in the
+    order the damaged matches were recorded."""
+    rounds = {state.next_replay_id(table_id_of(r.match_id)): r.round for r in damaged}
+    specs = [
+        MatchSpec(match_id=replay_id, game=spec.game, seat_names=list(record.entrants),
+                  bots=[state.bots[e] for e in record.entrants],
+                  outsiders=[state.clients.get(e, OPEN) for e in record.entrants])
+        for replay_id, record in zip(rounds, damaged, strict=True)
+    ]
+    results = await play_specs(specs, redis, bots_seed, on_finished=on_match,
+                               concurrency=spec.concurrency, stall_timeout_s=120)
+
+    def owe(s: TournamentState) -> list[Event] | None:
+        missing = [m for m in specs if m.match_id not in s.recorded]
+        return [_recorded(rounds[m.match_id], m, results[m.match_id]) for m in missing] or None
+
+    return await store.append_owed(state.tid, owe)

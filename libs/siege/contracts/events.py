@@ -94,6 +94,14 @@ class MatchEnded(Event, frozen=True, tag="match.ended", kw_only=True):
     reason: str = "finished"
 
 
+class MatchDamaged(Event, frozen=True, tag="match.damaged", kw_only=True):
+    """An operator's verdict that the match cannot finish (events lost, a chance request that
+    is never answered): it ends the match with no result. Like ``MatchEnded`` it is terminal:
+    only the dice service's seed reveal may follow it, so the rolls made stay auditable."""
+
+    reason: str
+
+
 class SeedRevealed(Event, frozen=True, tag="dice.seed_revealed", kw_only=True):
     seed: str  # hex
 
@@ -108,5 +116,6 @@ CORE_EVENT_TYPES: tuple[type[Event], ...] = (
     ActionAccepted,
     SeatTimedOut,
     MatchEnded,
+    MatchDamaged,
     SeedRevealed,
 )

@@ -177,6 +177,9 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
     seat_names: list[str]
     ranks: list[int]
     creator: str = ""  # who created the match: a runner adopts only results of its own
+    # How it ended: "finished" (the game's own end), "forfeit" (a seat's clock ran out; it is
+    # ranked last) or "damaged" (an operator's MatchDamaged: no result, ``ranks`` is empty).
+    reason: str = "finished"
 
 
 BUS_MESSAGES = (

@@ -10,6 +10,7 @@ from siege.contracts.events import (
     ChanceRequested,
     Event,
     MatchCreated,
+    MatchDamaged,
     MatchEnded,
     SeedRevealed,
 )
@@ -17,7 +18,7 @@ from siege.contracts.events import (
 
 def next_owner(last: Event) -> str:
     """The service that owes the event after ``last``."""
-    if isinstance(last, MatchCreated | ChanceRequested | MatchEnded):
+    if isinstance(last, MatchCreated | ChanceRequested | MatchEnded | MatchDamaged):
         return "dice"  # commit the seed, answer the request, reveal the seed
     if isinstance(last, SeedRevealed):
         return "scoring"  # the match is over and provable: record it

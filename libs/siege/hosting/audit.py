@@ -5,6 +5,10 @@ entry. The second folds the decoded events while re-deriving each one: a chance 
 what the engine waits for, each roll or shuffle must be what the revealed seed gives, each action
 must be legal when it was taken and must produce exactly the game events that follow it, and the
 end must be the engine's ranking. The first bad sequence number is reported.
+
+A match an operator marked damaged (``MatchDamaged``) ends there with no result: its log passes
+when everything before the mark checks out and only the seed reveal follows it, and the report
+says it is damaged, with the reason, rather than finished.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from siege.contracts.events import (
     Event,
     GameEvent,
     MatchCreated,
+    MatchDamaged,
     MatchEnded,
     PlayerSeedAdded,
     SeatTimedOut,
@@ -63,12 +68,23 @@ class AuditReport(msgspec.Struct):
     seat_names: list[str] = []
     ranks: list[int] = []
     failure: AuditFailure | None = None
+    damaged: str | None = None  # the reason, when the log ends in MatchDamaged
 
     @property
     def ok(self) -> bool:
         return self.failure is None
 
+    @property
+    def state(self) -> str:
+        """``finished``, ``damaged: <reason>`` or ``failed``."""
+        if self.failure is not None:
+            return "failed"
+        return "finished" if self.damaged is None else f"damaged: {self.damaged}"
+
     def line(self) -> str:
+        if self.failure is None and self.damaged is not None:
+            return (f"audit {self.match_id}: OK, {self.state} ({self.events} events, chain, "
+                    "dice, actions; no result)")
         if self.failure is None:
             return f"audit {self.match_id}: OK ({self.events} events, chain, dice, actions, result)"
         failure = self.failure
@@ -172,6 +188,10 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
             raise _Bad(seq, "the events of the previous action are incomplete")
         if ms.revealed is not None:
             raise _Bad(seq, "event after the seed was revealed")
+        if ms.ended is not None and not isinstance(event, SeedRevealed):
+            ended = "MatchDamaged" if ms.damaged is not None else "MatchEnded"
+            raise _Bad(seq, f"{type(event).__name__} after {ended}: only the seed reveal may "
+                            "follow the end")
         _check_one(ms, seq, event, seed, owed)
         fold(ms, seq, digest(b""), event)
     if not complete:
@@ -180,12 +200,13 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
     if owed:
         raise _Bad(last + 1, "the events of the last action are missing")
     if ms.ended is None:
-        raise _Bad(last + 1, "the log ends before MatchEnded")
+        raise _Bad(last + 1, "the log ends before MatchEnded (or MatchDamaged)")
     if ms.revealed is None:
         raise _Bad(last + 1, "the log ends before SeedRevealed, so no roll can be checked")
     assert ms.created is not None
     report.seat_names = list(ms.created.seat_names)
     report.ranks = list(ms.ended.ranks)
+    report.damaged = ms.damaged.reason if ms.damaged is not None else None
 
 
 def _check_one(
@@ -207,6 +228,11 @@ def _check_one(
             raise _Bad(seq, f"{type(event).__name__} is not what the game calls for here")
     elif isinstance(event, DiceRolled | DeckShuffled):
         _check_chance(ms, seq, event, seed)
+    elif isinstance(event, MatchDamaged):
+        if ms.commitment is None:
+            raise _Bad(seq, "MatchDamaged before the seed was committed")
+        if not event.reason.strip():
+            raise _Bad(seq, "MatchDamaged without a reason")
     elif isinstance(event, MatchCreated):
         if seq != 1:
             raise _Bad(seq, "a second MatchCreated")

@@ -18,12 +18,16 @@ def owed_by_dice(ms: MatchState, seed: bytes) -> Event | None:
     """The next event the dice service must append, given the match's secret seed."""
     if ms.created is None:
         return None
+    if ms.ended is not None:
+        # An end (a damaged one may leave a chance request open) owes only the reveal; a match
+        # damaged before any commitment made no roll, so it owes nothing.
+        if ms.commitment is not None and ms.revealed is None:
+            return SeedRevealed(seed=seed.hex())
+        return None
     if ms.commitment is None:
         return SeedCommitted(commitment=fair.commitment(seed))
     if ms.open_request is not None:
         return answer(ms, seed)
-    if ms.ended is not None and ms.revealed is None:
-        return SeedRevealed(seed=seed.hex())
     return None
 
 

@@ -1,5 +1,11 @@
 """The host's fold of a match log: the engine's state plus what every game shares
-(head of the chain, the open chance request, the dice stream position, the end)."""
+(head of the chain, the open chance request, the dice stream position, the end).
+
+A damaged match (``MatchDamaged``) folds into an end like any other: ``ended`` is a
+``MatchEnded`` with reason ``"damaged"`` and no ranks at all (every seat unranked, not all tied:
+a tie is a result and scores like a draw, while a damaged match has no result), so every guard
+that stops at an end (turns, clocks, the rules' follow-ups, the dice reveal) stops here too;
+``damaged`` keeps the operator's event and its reason."""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from siege.contracts.events import (
     Event,
     GameEvent,
     MatchCreated,
+    MatchDamaged,
     MatchEnded,
     PlayerSeedAdded,
     SeatTimedOut,
@@ -23,12 +30,15 @@ from siege.contracts.events import (
 from siege.engine.protocol import Engine
 from siege.engine.registry import get_engine
 
+DAMAGED_END = MatchEnded(ranks=[], reason="damaged")
+"""What a damaged match ends with, as far as the fold says: no ranks."""
+
 
 class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids", "light", "timed_out",
+        "command_ids", "light", "timed_out", "damaged",
     )
 
     def __init__(self, match_id: str, light: bool = False) -> None:
@@ -49,6 +59,7 @@ class MatchState:
         self.next_roll = 0
         self.ended: MatchEnded | None = None
         self.revealed: str | None = None
+        self.damaged: MatchDamaged | None = None
         self.command_ids: set[str] = set()
         self.timed_out: list[int] = []  # seats that let their clock run out (a forfeit)
 
@@ -98,5 +109,8 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
             ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, MatchEnded):
         ms.ended = event
+    elif isinstance(event, MatchDamaged):
+        ms.damaged = event
+        ms.ended = DAMAGED_END
     elif isinstance(event, SeedRevealed):
         ms.revealed = event.seed

@@ -43,10 +43,14 @@ class RoundPaired(Event, frozen=True, tag="tm.round_paired", kw_only=True):
 
 
 class MatchRecorded(Event, frozen=True, tag="tm.match_recorded", kw_only=True):
+    """A table's match as scoring recorded it; ``match_id`` is the table's id, or one of its
+    replays' (:func:`replay_id_for`) when the table's match was damaged."""
+
     round: int
     match_id: str
     entrants: list[str]
-    ranks: list[int]
+    ranks: list[int]  # empty for a damaged match
+    reason: str = "finished"  # "finished", "forfeit" or "damaged" (MatchFinished.reason)
 
 
 class TournamentFinished(Event, frozen=True, tag="tm.finished", kw_only=True):
@@ -61,3 +65,16 @@ TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
 
 def match_id_for(tournament_id: str, round_: int, table: int) -> str:
     return f"{tournament_id}-r{round_:02d}-t{table:04d}"
+
+
+REPLAY = "-replay"
+
+
+def replay_id_for(table_match_id: str, attempt: int) -> str:
+    """The match id of a damaged table's ``attempt``-th replay (1, 2, ...)."""
+    return f"{table_match_id}{REPLAY}{attempt}"
+
+
+def table_id_of(match_id: str) -> str:
+    """The table a match id belongs to: itself, or the table a replay id replays."""
+    return match_id.split(REPLAY, 1)[0]

@@ -7,6 +7,7 @@ import math
 
 from siege.tournament import pairing
 from siege.tournament.events import RoundPaired, match_id_for
+from siege.tournament.results import DAMAGED
 from siege.tournament.standings import pairing_inputs
 from siege.tournament.state import TournamentState
 
@@ -86,7 +87,11 @@ def _elimination(state: TournamentState, round_: int, size: int) -> RoundPaired:
         keep = advancing(state)
         field = list(previous.byes)
         for t, table in enumerate(previous.tables):
-            result = state.recorded[match_id_for(state.tid, round_ - 1, t)]
+            result = state.table_result(match_id_for(state.tid, round_ - 1, t))
+            assert result is not None
+            if result.reason == DAMAGED:  # no result (not replayed): nobody is knocked out
+                field += table
+                continue
             best = sorted(zip(result.ranks, range(len(table)), strict=True))[:keep]
             field += [table[seat] for _, seat in best]
         # Survivors are re-seeded every round by their original seed (registration order).

@@ -3,7 +3,7 @@
 The math is openskill's, not ours: every table — two players or a 3–6 player finishing order —
 goes to :meth:`openskill.models.PlackettLuce.rate` with one single-player team per seat and the
 seat's rank (equal ranks are ties, forfeiting seats share last place as recorded). Byes are not
-games and change no rating.
+games and change no rating; nor does a damaged match, which has no result.
 
 A rating update depends on the ratings before it, so results are applied in one canonical order:
 the order the tournaments recorded them. :func:`replay_ratings` over the same results in the same
@@ -81,13 +81,14 @@ class Ratings:
         return Ratings(self._ratings)
 
     def apply(self, result: TableResult | Bye) -> list[RatingChange]:
-        """Rates one table and returns one change per seat, in seat order; a bye changes nothing.
+        """Rates one table and returns one change per seat, in seat order; a bye, or a damaged
+        match, changes nothing.
 
         Raises :class:`ValueError` for a table with fewer than two seats, a repeated entrant, or
         entrants and ranks of different lengths (nothing is changed then).
         """
-        if isinstance(result, Bye):
-            return []
+        if isinstance(result, Bye) or result.damaged:
+            return []  # a damaged match has no result to rate
         seats = result.entrants
         if len(seats) != len(result.ranks):
             raise ValueError(

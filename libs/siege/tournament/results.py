@@ -9,12 +9,22 @@ import msgspec
 class TableResult(msgspec.Struct, frozen=True, kw_only=True):
     """One finished match of a round: ``entrants[i]`` sat in seat ``i`` and got ``ranks[i]``
     (1 = first; equal ranks tie). A forfeit is an ordinary result in which the forfeiting
-    entrants share the last place."""
+    entrants share the last place. A damaged match (``reason == "damaged"``, no ranks) is kept
+    in the order but counts for nobody: no points, not a game played, not rated."""
 
     round: int
     match_id: str
     entrants: list[str]
     ranks: list[int]
+    reason: str = "finished"
+
+    @property
+    def damaged(self) -> bool:
+        return self.reason == DAMAGED
+
+
+DAMAGED = "damaged"
+FORFEIT = "forfeit"
 
 
 class Bye(msgspec.Struct, frozen=True, kw_only=True):

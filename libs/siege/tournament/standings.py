@@ -11,7 +11,11 @@ Scoring
       of the positions they occupy (:func:`table_points`). For two players this is the usual
       win 1, draw 0.5, loss 0.
     * A forfeit is an ordinary result: the forfeiting seats share last place, so they split the
-      points of the positions they occupy like any other tie.
+      points of the positions they occupy like any other tie; it counts as a game played, for
+      every seat at the table.
+    * A damaged match (an operator's ``siege damage``: it could not finish) counts for nobody:
+      no points, not a game played, no opponents met, no tie-break. Its table may be replayed
+      (``siege tournament ... --replay-damaged``); the replay's result then stands for the table.
     * A bye is worth a win. In a two-player tournament that is 1 point. In a multiplayer
       tournament it is the first-place points of the largest table recorded in the bye's round
       (``n - 1`` for a table of ``n``); if that round has no table yet, the largest table
@@ -41,7 +45,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from siege.tournament.results import Bye, TableResult
+from siege.tournament.events import REPLAY
+from siege.tournament.results import FORFEIT, Bye, TableResult
 
 BUCHHOLZ = "buchholz"
 SONNEBORN_BERGER = "sonneborn_berger"
@@ -165,6 +170,8 @@ def _tally(
         if item.match_id in seen_matches:
             raise ValueError(f"match {item.match_id!r} recorded twice")
         seen_matches.add(item.match_id)
+        if item.damaged:
+            continue  # counts for nobody (see the module docstring)
         seats = item.entrants
         if len(seats) != len(item.ranks):
             raise ValueError(
@@ -250,6 +257,40 @@ def standings(
             )
         )
     return rows
+
+
+class RoundCounts(msgspec.Struct, frozen=True):
+    """How one round's matches ended: the standings' footer."""
+
+    round: int
+    matches: int
+    """Matches recorded in the round, replays included."""
+    forfeited: int
+    """Forfeits: counted as played, the forfeiting seats last."""
+    damaged: int
+    """Damaged matches: counted for nobody."""
+    replayed: int
+    """Of the matches, replays of a damaged table."""
+
+
+def round_counts(recorded: Sequence[TableResult | Bye]) -> list[RoundCounts]:
+    """Per round (ascending), how many recorded matches were forfeits, damaged or replays."""
+    tally: dict[int, list[int]] = {}
+    for item in recorded:
+        if isinstance(item, Bye):
+            continue
+        counts = tally.setdefault(item.round, [0, 0, 0, 0])
+        counts[0] += 1
+        counts[1] += item.reason == FORFEIT
+        counts[2] += item.damaged
+        counts[3] += REPLAY in item.match_id
+    return [RoundCounts(rnd, *c) for rnd, c in sorted(tally.items())]
+
+
+COUNTING_RULE = ("a forfeit counts as played (the forfeiting seats last); a damaged match "
+                 "counts for nobody (no points, not played) and its table may be replayed "
+                 "(--replay-damaged); a bye is a win, not a game played")
+"""The rule in one line, for the standings' footer."""
 
 
 def pairing_inputs(

@@ -17,8 +17,10 @@ from siege.tournament.events import (
     TournamentCreated,
     TournamentFinished,
     match_id_for,
+    replay_id_for,
+    table_id_of,
 )
-from siege.tournament.results import Bye, Recorded, TableResult
+from siege.tournament.results import DAMAGED, Bye, Recorded, TableResult
 
 
 class TournamentState(msgspec.Struct, kw_only=True):
@@ -43,6 +45,26 @@ class TournamentState(msgspec.Struct, kw_only=True):
             match_id_for(self.tid, round_, t) in self.recorded for t in range(len(paired.tables))
         )
 
+    def table_records(self, table_match_id: str) -> list[MatchRecorded]:
+        """Every recorded match of one table: its own, then its replays, in stream order."""
+        return [r for r in self.recorded.values() if table_id_of(r.match_id) == table_match_id]
+
+    def damaged_tables(self) -> list[MatchRecorded]:
+        """The latest record of every table whose latest match was damaged, in stream order:
+        the tables a replay would play again."""
+        latest: dict[str, MatchRecorded] = {}
+        for record in self.recorded.values():  # insertion order is the stream's
+            latest[table_id_of(record.match_id)] = record
+        return [r for r in latest.values() if r.reason == DAMAGED]
+
+    def next_replay_id(self, table_match_id: str) -> str:
+        return replay_id_for(table_match_id, len(self.table_records(table_match_id)))
+
+    def table_result(self, table_match_id: str) -> MatchRecorded | None:
+        """The record that stands for a table: its latest (a replay's, if it was replayed)."""
+        records = self.table_records(table_match_id)
+        return records[-1] if records else None
+
     @property
     def tid(self) -> str:
         assert self.created is not None
@@ -53,7 +75,8 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
     if isinstance(event, MatchRecorded):
         state.recorded[event.match_id] = event
         state.order.append(TableResult(round=event.round, match_id=event.match_id,
-                                       entrants=list(event.entrants), ranks=list(event.ranks)))
+                                       entrants=list(event.entrants), ranks=list(event.ranks),
+                                       reason=event.reason))
     elif isinstance(event, RoundPaired):
         state.rounds[event.round] = event
         state.order.extend(Bye(round=event.round, entrant=e) for e in event.byes)

@@ -19,9 +19,11 @@ from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.tournament.events import EntrantRegistered, EntrantWithdrew
 from siege.tournament.standings import (
+    COUNTING_RULE,
     MULTIPLAYER_TIEBREAKS,
     TWO_PLAYER_TIEBREAKS,
     StandingRow,
+    round_counts,
     standings,
 )
 from siege.tournament.state import TournamentState
@@ -69,10 +71,18 @@ def tournament(
     registration_timeout: Annotated[float, typer.Option(
         min=0, help="Seconds to wait for outside clients; then round 1 starts with whoever "
         "has registered.")] = 300.0,
+    replay_damaged: Annotated[bool, typer.Option(
+        "--replay-damaged", help="First play every damaged table (siege damage) again, "
+        "under <table id>-replay<N>; its result then stands for the table.")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Run (or resume) a tournament of bot entrants (and outside clients) through the
-    services."""
+    services.
+
+    A damaged match counts for nobody and the tournament goes on without it; replays happen
+    only when asked, on a run or resume with --replay-damaged.
+
+    Example: siege tournament --entrants 8 --rounds 3 --seed 7 --replay-damaged"""
     check_table(game, table_size, bots)
     if entrants < table_size:
         raise fail(f"{entrants} entrants cannot fill a table of {table_size}")
@@ -85,11 +95,11 @@ def tournament(
                           seed=seed, concurrency=concurrency, advance=advance, outside=outside,
                           registration_timeout_s=registration_timeout)
     out.print(f"tournament {spec.tournament_id()}")
-    run_async(_tournament(spec, redis_url, pause_after))
+    run_async(_tournament(spec, redis_url, pause_after, replay_damaged))
 
 
 async def _tournament(spec: TournamentSpec, redis_url: str | None,
-                      pause_after: int | None) -> None:
+                      pause_after: int | None, replay_damaged: bool = False) -> None:
     async with open_log(redis_url) as (log, where, url):
         out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
                   f"{spec.table_size}; logs in {where}")
@@ -108,7 +118,7 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
 
         async with procs.running(log.redis):
             state = await run_tournament(spec, log.redis, SystemClock(), out.print,
-                                         pause_after, on_match)
+                                         pause_after, on_match, replay_damaged)
         await _print_standings(log.redis, state, "table")
 
 
@@ -168,7 +178,13 @@ def standings_cmd(
     format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     redis_url: RedisUrl = None,
 ) -> None:
-    """Print a tournament's standings (at any time), one row per entrant."""
+    """Print a tournament's standings (at any time), one row per entrant.
+
+    A forfeit counts as played (the forfeiting seats last); a damaged match counts for nobody
+    (no points, not played) and its table may be replayed; the table's footer counts both per
+    round.
+
+    Example: siege standings t-0123456789ab --format csv"""
     if format not in ("table", "json", "csv"):
         raise fail(f"unknown output format {format!r}; choose table, json or csv")
 
@@ -218,6 +234,19 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
                       f"{r.points:g}", *(f"{r.tiebreaks.get(b, 0):g}" for b in breaks),
                       str(r.played), str(r.byes), f"{change.get(r.entrant, 0):+.2f}")
     out.print(table)
+    for line in counts_footer(state):
+        out.print(line, soft_wrap=True)
+
+
+def counts_footer(state: TournamentState) -> list[str]:
+    """Per round, how its matches ended; then the rule by which each kind counts."""
+    lines = []
+    for c in round_counts(state.order):
+        still = sum(1 for r in state.damaged_tables() if r.round == c.round)
+        lines.append(f"round {c.round}: {c.matches} matches, {c.forfeited} forfeited, "
+                     f"{c.damaged} damaged ({still} not replayed), {c.replayed} replays")
+    lines.append(f"counting: {COUNTING_RULE}")
+    return lines
 
 
 

@@ -17,7 +17,9 @@ from siege.hosting.lobby import Refusal
 from siege.tournament.store import TournamentStore
 from siegeworks.context import ServiceContext
 
-_TABLE = re.compile(r"(t-[0-9a-f]{12})-r(\d{2})-t(\d{4})")  # siege.tournament.events.match_id_for
+# siege.tournament.events.match_id_for, and replay_id_for of a damaged table (same table, same
+# seats: the organiser creates it too, under the same terms).
+_TABLE = re.compile(r"(t-[0-9a-f]{12})-r(\d{2})-t(\d{4})(?:-replay[1-9]\d{0,3})?")
 
 NOT_A_TABLE = Refusal(RejectionCode.MATCH_ID_TAKEN, "this id is a tournament table's: only "
                       "the tournament's organiser creates it, once its round is paired")

@@ -75,11 +75,13 @@ class RedisResults:
 
 
 def result_of(ms: MatchState) -> MatchFinished | None:
+    """The result of an ended, revealed match; a damaged one is recorded too (reason
+    ``"damaged"``, no ranks), so whoever waits for the match hears that it is over."""
     if ms.ended is None or ms.revealed is None or ms.created is None:
         return None
     return MatchFinished(match_id=ms.match_id, game=ms.created.game,
                          seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks),
-                         creator=ms.created.creator)
+                         creator=ms.created.creator, reason=ms.ended.reason)
 
 
 async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppended) -> None:
