@@ -12,6 +12,7 @@ from siege.hosting.clock import Clock
 from siege.hosting.clocks import DEFAULT_TIMEOUT_MS
 from siege.hosting.loader import MatchLoader
 from siegeworks.bus import Bus
+from siegeworks.headroom import Headroom
 from siegeworks.match.lobby import LobbyStore, MemoryLobbies
 
 
@@ -36,6 +37,8 @@ class ServiceContext:
     # What else to drop when the store went back in time (siegeworks.store_watch): caches of
     # this service's own beside the loader's.
     on_forget: list[Callable[[], None]] = field(default_factory=list)
+    # Memory left in the store (siegeworks.headroom), kept up to date by the match service.
+    room: Headroom = field(default_factory=Headroom)
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

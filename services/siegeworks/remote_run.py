@@ -206,7 +206,7 @@ async def _play(
     again: Counter[tuple[str, int]] = Counter()
 
     async def refused(message: CommandRefused) -> None:
-        if message.code == RejectionCode.RATE_LIMITED:  # over this client's quota: later
+        if message.code in (RejectionCode.RATE_LIMITED, RejectionCode.STORE_FULL):  # later
             retry.append((time.monotonic() + RATE_LIMITED_RETRY_S, by_id[message.subject]))
             return
         if message.code == RejectionCode.MATCH_ID_TAKEN:

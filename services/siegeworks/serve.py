@@ -40,6 +40,7 @@ from siege.tournament.state import is_tournament
 from siegeworks import ingress
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
+from siegeworks.headroom import Headroom, measure
 from siegeworks.match import handlers as match
 from siegeworks.match.clocks import run_clock
 from siegeworks.match.lobby import RedisLobbies
@@ -323,7 +324,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         redis, lambda: list(reader.streams),
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
-                                          rewound))
+                                          rewound, ctx.room))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
@@ -344,7 +345,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
 async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
                      stop: asyncio.Event, watch: StoreWatch,
-                     rewound: Callable[..., None]) -> None:
+                     rewound: Callable[..., None], room: Headroom) -> None:
     encoder = msgspec.json.Encoder()
     while not stop.is_set():
         if reader.ready.is_set():
@@ -352,12 +353,15 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                 what = watch.observe(*await read_beat(redis, keeper=service == "match"))
                 if what is not None:
                     rewound(what)
+                if service == "match":  # the one that decides on new matches
+                    await measure(redis, room)
                 health = Health(service=service, consumer=consumer, pid=os.getpid(),
                                 host=socket.gethostname(), at_ms=int(time.time() * 1000),
                                 processed=reader.processed, failed=reader.failed,
                                 dead_lettered=reader.dead_lettered, claimed=reader.claimed,
                                 commands=commands_sent(), rewinds=watch.rewinds,
-                                warnings=watch.warnings)
+                                warnings=watch.warnings + ([room.describe()] if room.full
+                                                           else []))
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)
             except RedisError as exc:  # a missed beat; the next one may get through

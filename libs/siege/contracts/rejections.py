@@ -24,4 +24,5 @@ class RejectionCode(StrEnum):
     UNKNOWN_TOURNAMENT = "unknown_tournament"
     REGISTRATION_CLOSED = "registration_closed"
     MATCH_ID_TAKEN = "match_id_taken"  # another client created this id, or with other options
+    STORE_FULL = "store_full"  # the store is nearly full: new matches wait (send it again later)
     RATE_LIMITED = "rate_limited"  # over the sender's quota of this kind of command per second

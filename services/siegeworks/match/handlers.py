@@ -31,6 +31,11 @@ from siegeworks.match.registration import on_register_entrant
 
 
 async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
+    if ctx.room.full and (await ctx.loader.load(cmd.match_id)).created is None:
+        ctx.loader.forget(cmd.match_id)
+        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id,
+                     Refusal(RejectionCode.STORE_FULL, ctx.room.describe()))
+        return
     holders = seat_holders(cmd)
     if not isinstance(holders, Refusal):
         holders = await naming_refused(ctx, cmd, holders) or holders
