@@ -28,6 +28,9 @@ class Results(Protocol):
     async def record(self, result: MatchFinished) -> bool:
         """Stores a result; False when it was there already (a redelivery or another replica)."""
 
+    def announced(self, match_id: str) -> None:
+        """The match's end went out on the bus: this process need not announce it again."""
+
 
 @dataclass
 class ResultsProjection:
@@ -46,6 +49,9 @@ class ResultsProjection:
             return False
         self.finished[result.match_id] = result
         return True
+
+    def announced(self, match_id: str) -> None:
+        pass  # ``known`` already says so once recorded
 
 
 class RedisResults:
@@ -66,8 +72,10 @@ class RedisResults:
 
     async def record(self, result: MatchFinished) -> bool:
         encoded = self._encoder.encode(result)
-        self._known.add(result.match_id)
         return bool(await self.redis.hsetnx(RESULTS_HASH, result.match_id, encoded))
+
+    def announced(self, match_id: str) -> None:
+        self._known.add(match_id)
 
     async def all(self) -> dict[str, MatchFinished]:
         raw = await self.redis.hgetall(RESULTS_HASH)
@@ -94,14 +102,19 @@ async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppend
     if result is None or ms.created is None:
         return
     ctx.loader.forget(note.match_id)  # a finished match needs no cached state here
-    if await results.record(result):
-        await ctx.bus.publish(RESULTS, result)
-        # Each holder hears of the end on its own inbox, the one stream it can surely read.
-        for client in dict.fromkeys(ms.created.clients):
-            await ctx.bus.publish(inbox_key(client), result)
-        # The seats' prompt streams are done with; their holders get a while to read the last.
-        for seat, client in enumerate(ms.created.clients):
-            await ctx.bus.retire(view_key(client, ms.match_id, seat), SEAT_STREAM_TTL_S)
+    # Recorded or not before, the end is announced unless this process knows it went out: a
+    # handler whose announcements were refused (Redis out of memory, a crash before the flush)
+    # runs again after the result is recorded, and must not stay silent then. Readers take a
+    # repeated notice for the same match as one.
+    await results.record(result)
+    await ctx.bus.publish(RESULTS, result)
+    # Each holder hears of the end on its own inbox, the one stream it can surely read.
+    for client in dict.fromkeys(ms.created.clients):
+        await ctx.bus.publish(inbox_key(client), result)
+    # The seats' prompt streams are done with; their holders get a while to read the last.
+    for seat, client in enumerate(ms.created.clients):
+        await ctx.bus.retire(view_key(client, ms.match_id, seat), SEAT_STREAM_TTL_S)
+    await ctx.bus.after_flush(lambda: results.announced(note.match_id))
 
 
 async def rebuild(log: EventLog, results: Results) -> int:
