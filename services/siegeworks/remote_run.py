@@ -171,23 +171,25 @@ async def _play(
     # derived from the bots' seed, since it is written into each MatchCreated: a seeded re-run
     # must write the same log.
     client = client or run_client_id(redis, bots_seed)
-    reader.follow(inbox_key(client), "0-0")
+    # From its end as it is now: what an earlier run left there (a client's user may not
+    # delete its inbox) is not an answer to this run's commands.
+    reader.follow(inbox_key(client), await reader.cursor_of(inbox_key(client)))
     clients: dict[str, list[BotSeat | None]] = {}
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     finished: dict[str, MatchFinished] = {}
     wanted = {spec.match_id for spec in specs}
-    # A re-run with the same seed finds matches finished before: report them as they are.
+    # A re-run with the same seed finds matches finished before: it reports them as they are
+    # once the match service confirms they are its own, on the same terms (a create of one's
+    # own match grants its seats again; another's, or other terms, is refused: MatchIdTakenError).
     ids = [spec.match_id for spec in specs]
+    adopting: dict[str, MatchFinished] = {}
     for match_id, raw in zip(ids, await redis.hmget(RESULTS_HASH, ids) if ids else [],
                              strict=True):
         result = decoder.decode(raw) if raw is not None else None
-        # Only this client's own (a result from before creators were recorded names none): a
-        # squatter's match under a seeded id is refused at create instead (MatchIdTakenError).
         if result is not None and result.creator in ("", client):
-            finished[match_id] = result
-            on_finished(result)
+            adopting[match_id] = result
     by_id = {spec.match_id: spec for spec in specs}
-    waiting = [spec for spec in specs if spec.match_id not in finished]
+    waiting = [spec for spec in specs if spec.match_id not in adopting]
     waiting.reverse()  # popped from the end: start in the given order
     limit = concurrency or len(waiting) or 1
 
@@ -219,6 +221,8 @@ async def _play(
         return CreateMatch(match_id=spec.match_id, game=spec.game, seat_names=spec.seat_names,
                            options=spec.options, client=client, clients=spec.holders(client))
 
+    for match_id in adopting:
+        await bus.publish(topics.commands_topic(client), create_of(by_id[match_id]))
     await start_more()
     last_progress, handled = time.monotonic(), reader.handled
     recoveries = reader.recoveries
@@ -238,9 +242,13 @@ async def _play(
         if reader.handled != handled:
             last_progress, handled = time.monotonic(), reader.handled
         for message in messages:
-            if isinstance(message, SeatGranted):
+            if isinstance(message, SeatGranted) and message.match_id in adopting:
+                finished[message.match_id] = adopting.pop(message.match_id)
+                on_finished(finished[message.match_id])
+            elif isinstance(message, SeatGranted):
                 await hand_token(clients, message)
-            elif isinstance(message, CommandRefused) and message.subject in clients:
+            elif isinstance(message, CommandRefused) and (message.subject in clients
+                                                          or message.subject in adopting):
                 await refused(message)
             elif (isinstance(message, ActionRejected) and reader.recoveries
                   and message.code in ASKED_AGAIN and message.match_id in clients

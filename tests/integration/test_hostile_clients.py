@@ -274,3 +274,25 @@ def test_honest_matches_keep_their_clocks_while_a_client_floods(
     assert creates >= 1000 and 0 < logs <= 20 + 5 * (elapsed + 3)
     # What mallory left unread waits on her own stream, which is capped.
     assert backlog <= 2 * CLIENT_BACKLOG
+
+
+def test_a_rerun_adopts_its_own_matches_only_on_the_same_terms(
+        server: EmbeddedRedis, services: ServiceProcesses, run: Run) -> None:
+    cfg = honest_run(8, matches=1)
+    other_terms = RunConfig(game=cfg.game, matches=1, players=3, bots=["random"], seed=8,
+                            options={"decision_timeout_ms": "30000"})
+
+    async def scenario() -> tuple[Any, Any, str]:
+        honest = as_client(server, "honest")
+        try:
+            first = await play_remote(cfg, honest, stall_timeout_s=60)
+            again = await play_remote(cfg, honest, stall_timeout_s=60)  # adopted, not replayed
+            with pytest.raises(MatchIdTakenError) as taken:
+                await play_remote(other_terms, honest, stall_timeout_s=60)
+            return first, again, str(taken.value)
+        finally:
+            await honest.aclose()
+
+    first, again, message = run(scenario())
+    assert again.finished == first.finished
+    assert "other" in message and cfg.match_id(0) in message
