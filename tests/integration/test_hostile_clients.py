@@ -36,6 +36,7 @@ from siege.eventlog.keys import CLIENTS_KEY, commands_key, inbox_key, log_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.lobby import OPEN
 from siege.hosting.match_state import codec_for
+from siege.testing.waiting import wait_until
 from siegeworks.clients.joiner import join_and_play
 from siegeworks.remote_run import MatchIdTakenError, MatchSpec, play_remote, play_specs
 from siegeworks.runner import RunConfig
@@ -98,14 +99,6 @@ async def inbox_of(r: redis.asyncio.Redis, client: str) -> list[Message]:
     return [bus_decoder.decode(f[b"m"]) for _, f in await r.xrange(inbox_key(client))]
 
 
-async def wait_for(condition: Callable[[], Awaitable[bool]], what: str, timeout_s: float = 20
-                   ) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not await condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
-
-
 def honest_run(seed: int, matches: int = 2) -> RunConfig:
     return RunConfig(game="castle-dash", matches=matches, players=3, bots=["random"], seed=seed)
 
@@ -159,7 +152,8 @@ def test_a_client_cannot_act_or_be_answered_as_another(
             await send(mallory, commands_key("mallory"), CreateMatch(
                 match_id="t-0123456789ab-r01-t0000", game="castle-dash",
                 seat_names=["a", "b", "c"]))
-            await wait_for(lambda: _count(mallory, "mallory", 5), "mallory's five refusals")
+            await wait_until(lambda: _count(mallory, "mallory", 5), "mallory's five refusals",
+                             timeout=20)
             # The open seat is still open: mallory's own join takes it and the match finishes.
             await asyncio.wait_for(asyncio.gather(
                 playing, join_and_play(mallory, "mallory", spec.match_id)), 60)
@@ -255,7 +249,7 @@ def test_honest_matches_keep_their_clocks_while_a_client_floods(
                 return any(isinstance(m, CommandRefused) and m.code == RejectionCode.RATE_LIMITED
                            for m in (await inbox_of(mallory, "mallory"))[before:])
 
-            await wait_for(refused_for_rate, "a rate_limited refusal")
+            await wait_until(refused_for_rate, "a rate_limited refusal", timeout=20)
             elapsed = time.monotonic() - started  # creates are let in as long as it counts
             logs = sum([await admin.exists(log_key(f"flood-{n}")) for n in range(creates)])
             backlog = await admin.xlen(commands_key("mallory"))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-from collections.abc import AsyncIterator, Callable, Iterator
+import functools
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ from redis.exceptions import OutOfMemoryError, ResponseError
 from siege.contracts.messages import LogAppended, Message
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.testing import waiting
 from siegeworks.transport.streams import (
     StreamConsumer,
     ensure_group,
@@ -34,6 +35,7 @@ pytestmark = pytest.mark.integration
 
 Redis = redis.asyncio.Redis
 DEADLINE_S = 20.0
+wait_until = functools.partial(waiting.wait_until, timeout=DEADLINE_S)
 STREAM = "bus:test"
 GROUP = "svc"
 DEAD = "test:dead"
@@ -46,21 +48,6 @@ PER_MATCH = 8
 
 def note(n: int, match_id: str) -> LogAppended:
     return LogAppended(match_id=match_id, first=n, last=n)
-
-
-async def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE_S) -> None:
-    """Polls ``condition`` (sync or async) until it is true; fails after ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        result = condition()
-        if inspect.isawaitable(result):
-            result = await result
-        if result:
-            return
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 @contextlib.asynccontextmanager

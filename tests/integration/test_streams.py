@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
@@ -21,6 +20,7 @@ from siege.contracts.messages import CommandRefused, LogAppended, Message, bus_e
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import REPLIES_STREAM, RESULTS_STREAM, inbox_key
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.testing.waiting import wait_until
 from siegeworks.transport.redis_bus import NOTICE_CAP, RedisBus
 from siegeworks.transport.streams import (
     CONSUMER_ENV,
@@ -46,21 +46,6 @@ DEAD = "test:dead"
 
 def note(n: int, match_id: str = "m1") -> LogAppended:
     return LogAppended(match_id=match_id, first=n, last=n)
-
-
-async def wait_until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE_S) -> None:
-    """Polls ``condition`` (sync or async) until it is true; fails after ``timeout`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        result = condition()
-        if inspect.isawaitable(result):
-            result = await result
-        if result:
-            return
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 class Recorder:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
+from siege.testing.waiting import wait_until
 from siegeworks.transport.trimming import safe_trim_id, trim_consumed, trim_forever
 
 pytestmark = pytest.mark.integration
@@ -53,15 +54,6 @@ class Log:
 
     def events(self, level: str) -> list[str]:
         return [event for lvl, event, _ in self.records if lvl == level]
-
-
-async def wait_until(condition: Callable[[], Awaitable[bool]], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + DEADLINE_S
-    while not await condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def test_the_slower_group_keeps_what_it_has_not_acked(redis_client: Redis, run: Run) -> None:
