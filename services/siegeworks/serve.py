@@ -15,7 +15,7 @@ import signal
 import socket
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from functools import partial
 from typing import Any
 
@@ -56,7 +56,7 @@ from siegeworks.store_watch import (
 )
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.redis_bus import RedisBus
-from siegeworks.transport.streams import StreamConsumer, decode_message
+from siegeworks.transport.streams import StreamConsumer, decode_message, ensure_group
 from siegeworks.transport.trimming import cap_forever, trim_forever
 
 SERVICES = ("match", "rules", "dice", "scoring")
@@ -276,7 +276,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     async def handle(stream: str, entry_id: str, message: Any) -> None:
         if isinstance(message, ingress.ClientsChanged):
             if stream == CLIENTS_CHANGED_STREAM:  # a client cannot ring it from its own stream
-                await reader.follow(await ingress.registered_streams(redis))
+                await follow(await ingress.registered_streams(redis))
             return
         sender = client_of_commands_key(stream)
         if sender is not None:
@@ -293,6 +293,16 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
             lock = locks[match_id] = asyncio.Lock()
         async with lock:
             await route(message)
+
+    async def follow(streams: Collection[str]) -> list[str]:
+        """Reads these clients' commands streams from now on. The other reader's group is
+        made too, at the same moment: a stream with only one group would be trimmed below
+        what that one has read, before the other had seen it."""
+        added = await reader.follow(streams)
+        other = "rules" if service == "match" else "match"
+        for stream in added:
+            await ensure_group(redis, stream, other)
+        return added
 
     admission = ingress.Admission()
     ctx.on_refused = admission.note_refused
@@ -313,8 +323,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         loop.add_signal_handler(sig, stop.set)
     registry = backlogs = None
     if service in ("match", "rules"):  # the services that read the clients' commands
-        await reader.follow(await ingress.registered_streams(redis))
-        registry = asyncio.create_task(ingress.refresh_forever(redis, reader.follow, stop))
+        await follow(await ingress.registered_streams(redis))
+        registry = asyncio.create_task(ingress.refresh_forever(redis, follow, stop))
     if service == "match":  # one service caps what clients may leave unread
         backlogs = asyncio.create_task(cap_forever(
             redis, lambda: [s for s in reader.streams if _is_commands(s)], CLIENT_BACKLOG,
