@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.exceptions import NoPermissionError, RedisError
+from redis.exceptions import NoPermissionError, RedisError, ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SubmitAction
 from siege.eventlog.keys import (
@@ -301,7 +301,10 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         added = await reader.follow(streams)
         other = "rules" if service == "match" else "match"
         for stream in added:
-            await ensure_group(redis, stream, other)
+            try:
+                await ensure_group(redis, stream, other)
+            except ResponseError as exc:  # a key that is no stream: the other makes its own
+                ctx.logger.warning("group not made", stream=stream, group=other, error=str(exc))
         return added
 
     admission = ingress.Admission()
