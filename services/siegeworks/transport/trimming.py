@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -115,15 +115,25 @@ async def trim_forever(redis: Redis, streams_of: Callable[[], Sequence[str]], ev
     """Runs :func:`trim_consumed` on ``streams_of()`` now and then every ``every_s`` seconds
     until ``stop`` is set. ``streams_of`` is called each pass (new clients bring new streams).
     A Redis error costs one pass and a warning on ``log`` (a structlog logger), nothing more."""
+    await _every(lambda streams: trim_consumed(redis, streams), streams_of, every_s, stop,
+                 log.info, log.warning, "bus_trimmed", "bus_trim_failed")
+
+
+async def _every(one_pass: Callable[[Sequence[str]], Awaitable[int]],
+                 streams_of: Callable[[], Sequence[str]], every_s: float, stop: asyncio.Event,
+                 said: Callable[..., Any], warned: Callable[..., Any], done: str,
+                 failed: str) -> None:
+    """``one_pass`` over ``streams_of()`` every ``every_s`` seconds until ``stop``: what it
+    removed is said as ``done``, a Redis error warned as ``failed`` (the next pass tries again)."""
     while not stop.is_set():
         streams = streams_of()
         try:
-            removed = await trim_consumed(redis, streams)
+            removed = await one_pass(streams)
         except RedisError as exc:
-            log.warning("bus_trim_failed", streams=len(streams), error=repr(exc))
+            warned(failed, streams=len(streams), error=repr(exc))
         else:
             if removed:
-                log.info("bus_trimmed", streams=len(streams), removed=removed)
+                said(done, streams=len(streams), removed=removed)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), every_s)
 
@@ -207,14 +217,5 @@ async def cap_backlogs(redis: Redis, streams: Sequence[str], cap: int) -> int:
 async def cap_forever(redis: Redis, streams_of: Callable[[], Sequence[str]], cap: int,
                       every_s: float, stop: asyncio.Event, log: Any) -> None:
     """Runs :func:`cap_backlogs` every ``every_s`` seconds until ``stop``."""
-    while not stop.is_set():
-        streams = streams_of()
-        try:
-            removed = await cap_backlogs(redis, streams, cap)
-        except RedisError as exc:
-            log.warning("backlog_cap_failed", streams=len(streams), error=repr(exc))
-        else:
-            if removed:
-                log.warning("backlog_capped", streams=len(streams), removed=removed)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), every_s)
+    await _every(lambda streams: cap_backlogs(redis, streams, cap), streams_of, every_s, stop,
+                 log.warning, log.warning, "backlog_capped", "backlog_cap_failed")
