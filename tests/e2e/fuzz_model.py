@@ -104,7 +104,7 @@ class Known:
     decision: int
     pending: frozenset[int]
     legal: dict[int, list[Any]]
-    command_ids: set[str]
+    command_ids: dict[str, tuple[int, int, int]]  # each accepted id: seat, decision, seq
     accepted: list[ActionAccepted]
 
 
@@ -123,7 +123,7 @@ def known_of(ms: MatchState) -> Known:
         decision=pending.decision if pending else -1,
         pending=pending.seats if pending else frozenset(),
         legal={s: engine.legal_actions(ms.game, s) for s in (pending.seats if pending else ())},
-        command_ids=set(ms.command_ids), accepted=[])
+        command_ids=dict(ms.command_ids), accepted=[])
 
 
 # --------------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class Model:
                            RejectionCode.UNKNOWN_TOURNAMENT)
         return None  # a notice is no command: nothing may happen to any match
 
-    def submit(self, cmd: SubmitAction, sender: str) -> Rejected:
+    def submit(self, cmd: SubmitAction, sender: str) -> Rejected | None:
         def rejected(code: RejectionCode) -> Rejected:
             return Rejected(inbox_key(sender), cmd.match_id, cmd.seat, cmd.command_id, code)
 
@@ -262,6 +262,8 @@ class Model:
         if k is None:
             return rejected(RejectionCode.UNKNOWN_MATCH)
         if cmd.command_id in k.command_ids:
+            if k.command_ids[cmd.command_id][:2] == (cmd.seat, cmd.decision):
+                return None  # the same command again: acknowledged again, not refused
             return rejected(RejectionCode.DUPLICATE_COMMAND)
         if k.over:
             return rejected(RejectionCode.MATCH_OVER)

@@ -163,6 +163,18 @@ class SeatPrompted(Message, frozen=True, tag="note.seat_prompted", kw_only=True)
     legal: list[msgspec.Raw]
 
 
+class ActionAcknowledged(Message, frozen=True, tag="note.action_acknowledged", kw_only=True):
+    """Sent to the sender of an accepted ``SubmitAction``: its action is in the log at ``seq``.
+    A repeat of the same command (same ``command_id``, seat and decision: a retry, or a
+    redelivery after a service restarted) is acknowledged again, never refused."""
+
+    match_id: MatchId
+    seat: int
+    decision: int
+    command_id: CommandId
+    seq: int
+
+
 class ActionRejected(Message, frozen=True, tag="note.action_rejected", kw_only=True):
     match_id: MatchId
     seat: int
@@ -184,11 +196,12 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
 
 BUS_MESSAGES = (
     CreateMatch, JoinMatch, RegisterEntrant, SubmitAction, SeatGranted, EntrantAccepted,
-    TournamentEnded, CommandRefused, LogAppended, SeatPrompted, ActionRejected, MatchFinished,
+    TournamentEnded, CommandRefused, LogAppended, SeatPrompted, ActionAcknowledged,
+    ActionRejected, MatchFinished,
 )
 bus_encoder = msgspec.msgpack.Encoder()
 bus_decoder = msgspec.msgpack.Decoder(
     CreateMatch | JoinMatch | RegisterEntrant | SubmitAction | SeatGranted | EntrantAccepted
-    | TournamentEnded | CommandRefused | LogAppended | SeatPrompted | ActionRejected
-    | MatchFinished
+    | TournamentEnded | CommandRefused | LogAppended | SeatPrompted | ActionAcknowledged
+    | ActionRejected | MatchFinished
 )

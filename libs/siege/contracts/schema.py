@@ -71,6 +71,9 @@ def asyncapi() -> dict[str, Any]:
             "`x-siege-games`) and what it may do (`legal`: a list of the game's actions), for "
             "decision number `decision`. `view` and each item of `legal` are embedded msgpack "
             "values (a map inside the message), not `bin`."),
+        "ActionAcknowledged": _message(
+            "ActionAcknowledged", "Your SubmitAction was accepted: its action is in the match "
+            "log at `seq`. The same command sent again is acknowledged again."),
         "ActionRejected": _message("ActionRejected", "A command refused, with a typed reason."),
         "MatchFinished": _message("MatchFinished", "A match's result: `ranks[seat]`, 1 = won."),
         "LogEntry": {
@@ -111,7 +114,7 @@ def asyncapi() -> dict[str, Any]:
                            "this client may read it.",
             "parameters": {"client": client},
             "messages": refs("SeatGranted", "EntrantAccepted", "CommandRefused",
-                             "ActionRejected", "MatchFinished"),
+                             "ActionAcknowledged", "ActionRejected", "MatchFinished"),
         },
         "seat": {
             "address": "siege:client:{client}:seat:{match_id}:{seat}",
@@ -158,9 +161,10 @@ def asyncapi() -> dict[str, Any]:
                             "actions on your seat's stream."),
         "submitAction": op("send", "commands", "SubmitAction", "4. Answer the prompt's decision "
                            "with one of its legal actions, your token and a fresh command id."),
-        "receiveRejection": op("receive", "inbox", "ActionRejected", "5. A refused command "
-                               "comes back with its reason; an accepted one shows as your next "
-                               "prompt."),
+        "receiveAcknowledgement": op("receive", "inbox", "ActionAcknowledged", "5a. An "
+                                     "accepted action is acknowledged."),
+        "receiveRejection": op("receive", "inbox", "ActionRejected", "5b. A refused command "
+                               "comes back with its reason."),
         "receiveRefusal": op("receive", "inbox", "CommandRefused", "A refused create, join or "
                              "registration."),
         "receiveResult": op("receive", "inbox", "MatchFinished", "6. The match has ended."),

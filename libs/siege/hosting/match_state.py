@@ -60,7 +60,9 @@ class MatchState:
         self.ended: MatchEnded | None = None
         self.revealed: str | None = None
         self.damaged: MatchDamaged | None = None
-        self.command_ids: set[str] = set()
+        # Each accepted command id: its seat, its decision and the seq of its ActionAccepted,
+        # so a repeat of the same command is acknowledged again rather than refused.
+        self.command_ids: dict[str, tuple[int, int, int]] = {}
         self.timed_out: list[int] = []  # seats that let their clock run out (a forfeit)
 
 
@@ -82,7 +84,7 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
         if not ms.light:
             ms.game = ms.engine.evolve(ms.game, event)  # type: ignore[union-attr]
     elif isinstance(event, ActionAccepted):
-        ms.command_ids.add(event.command_id)
+        ms.command_ids[event.command_id] = (event.seat, event.decision, seq)
     elif isinstance(event, ChanceRequested):
         ms.open_request = (seq, event)
         if not ms.light:

@@ -62,10 +62,22 @@ def check_legal(ms: MatchState, seat: int, action: Any) -> Rejection | None:
     return None
 
 
+def repeat_of(ms: MatchState, cmd: SubmitAction) -> int | None:
+    """The seq of the ActionAccepted that ``cmd`` repeats (the same command id, seat and
+    decision: a retry, or a redelivery after a restart), else None."""
+    earlier = ms.command_ids.get(cmd.command_id)
+    if earlier is None or earlier[:2] != (cmd.seat, cmd.decision):
+        return None
+    return earlier[2]
+
+
 def accept_action(ms: MatchState, cmd: SubmitAction) -> list[Event] | Rejection:
-    """The events that record ``cmd``, or why it is refused. Does not change ``ms``."""
+    """The events that record ``cmd``, or why it is refused. Does not change ``ms``. A repeat
+    of an accepted command (``repeat_of``) is refused here too: callers that acknowledge
+    repeats ask ``repeat_of`` first."""
     if cmd.command_id in ms.command_ids:
-        return Rejection(RejectionCode.DUPLICATE_COMMAND, "this command id was already accepted")
+        return Rejection(RejectionCode.DUPLICATE_COMMAND,
+                         "this command id was already accepted for another decision")
     refused = check_turn(ms, cmd.seat, cmd.decision)
     if refused is not None:
         return refused

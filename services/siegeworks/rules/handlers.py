@@ -14,6 +14,7 @@ from siege.contracts.events import Event
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
     MAX_DETAIL,
+    ActionAcknowledged,
     ActionRejected,
     LogAppended,
     Message,
@@ -25,7 +26,7 @@ from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import view_key
 from siege.hosting.clocks import deadline_member, timeout_ms
 from siege.hosting.match_state import MatchState
-from siege.hosting.rules import Rejection, accept_action, expected_follow_up
+from siege.hosting.rules import Rejection, accept_action, expected_follow_up, repeat_of
 from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
@@ -60,32 +61,44 @@ async def reject(ctx: ServiceContext, cmd: SubmitAction, refused: Rejection) -> 
         detail=clipped(refused.detail, MAX_DETAIL)))
 
 
+async def acknowledge(ctx: ServiceContext, cmd: SubmitAction, seq: int) -> None:
+    await ctx.bus.publish(reply_topic(cmd.client), ActionAcknowledged(
+        match_id=cmd.match_id, seat=cmd.seat, decision=cmd.decision,
+        command_id=cmd.command_id, seq=seq))
+
+
 async def on_submit_action(ctx: ServiceContext, cmd: SubmitAction) -> None:
     refused = check_command(ctx, cmd)
     if refused is not None:
         await reject(ctx, cmd, refused)
         return
-    outcome: list[Event] | Rejection = []
+    outcome: list[Event] | Rejection | int = []
     head = 0
 
     def owe(ms: MatchState) -> Sequence[Event] | None:
         nonlocal outcome, head
-        outcome, head = accept_action(ms, cmd), ms.head_seq
+        repeated = repeat_of(ms, cmd)
+        outcome = accept_action(ms, cmd) if repeated is None else repeated
+        head = ms.head_seq
         return outcome if isinstance(outcome, list) else None
 
     # What follows the action (a chance request, the end) goes in the same append.
     ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, optimistic=True,
                                                 follow_up=expected_follow_up)
-    if isinstance(outcome, Rejection):
-        await reject(ctx, cmd, outcome)
+    if isinstance(outcome, Rejection | int):
+        if isinstance(outcome, int):
+            await acknowledge(ctx, cmd, outcome)
+        else:
+            await reject(ctx, cmd, outcome)
         if ms.created is None:  # no such match: nothing owed, nothing worth caching
             ctx.loader.forget(cmd.match_id)
             return
-        # A redelivered command after a crash lands here as a duplicate: finish what the crash
+        # A redelivered command after a crash lands here as a repeat: finish what the crash
         # may have cut short (the follow-up, the prompts), which the log says is still owed.
         await on_log_appended(ctx, LogAppended(
             match_id=cmd.match_id, first=ms.head_seq, last=ms.head_seq))
     elif appended:
+        await acknowledge(ctx, cmd, head + 1)  # the action's ActionAccepted comes first
         await ctx.bus.clear_deadline(deadline_member(cmd.match_id, cmd.seat, cmd.decision))
         note = await announce(ctx, ms, ms.head_seq - head)
         # The next prompts are sent at once: the append left no pointer back to this service

@@ -6,7 +6,9 @@ import asyncio
 
 import msgspec
 
+from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import (
+    ActionAcknowledged,
     ActionRejected,
     CreateMatch,
     Message,
@@ -19,6 +21,7 @@ from siege.engine.codecs import action_list_decoder
 from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import MemoryEventLog
 from siege.hosting.clock import FixedClock
+from siege.hosting.match_state import codec_for
 from siege.hosting.seats import check_token, seat_token
 from siegeworks import bus as topics
 from siegeworks.wiring import wire_in_process
@@ -74,7 +77,22 @@ def test_commands_need_the_token_of_their_seat_and_match() -> None:
         await wired.bus.drain()
         after = await log.read("m-a")
         assert len(after) > len(before)
+        acks = [m for m in seen if isinstance(m, ActionAcknowledged)]
+        assert [(a.command_id, a.seat, a.decision) for a in acks] == [
+            ("good", first.seat, first.decision)]
+        codec = codec_for("castle-dash")
+        at = {seq: codec.decode(stored).event for seq, stored, _ in after}
+        assert isinstance(at[acks[0].seq], ActionAccepted)  # the ack names where it went
+        assert at[acks[0].seq].command_id == "good"
         await wired.bus.publish(topics.COMMANDS, good)  # the same signed command, replayed
+        await wired.bus.drain()
+        # A repeat (a retry, or a redelivery after a restart) is acknowledged again, not refused.
+        assert [m for m in seen if isinstance(m, ActionAcknowledged)] == acks * 2
+        assert [m for m in seen if isinstance(m, ActionRejected)][-1].command_id != "good"
+        assert await log.read("m-a") == after
+        # The id again for another decision is a true duplicate.
+        await wired.bus.publish(topics.COMMANDS, msgspec.structs.replace(
+            good, decision=first.decision + 1))
         await wired.bus.drain()
         replay = [m for m in seen if isinstance(m, ActionRejected)][-1]
         assert replay.command_id == "good" and replay.code == RejectionCode.DUPLICATE_COMMAND
