@@ -37,6 +37,7 @@ from siegeworks.clients.joiner import OutsideClient
 from siegeworks.clients.remote import SeatReader
 from siegeworks.runner import RunConfig, RunResult, bot_seed_for
 from siegeworks.transport.redis_bus import RedisBus
+from siegeworks.transport.streams import is_transient
 
 
 class StalledError(RuntimeError):
@@ -82,9 +83,22 @@ class LatencyProbe:
             self.samples.append(time.perf_counter() - sent)
 
 
+async def flush_when_possible(bus: RedisBus) -> None:
+    """Sends what the seats wrote. What Redis refused (out of memory, read-only) stays queued
+    for the next pass; what a lost connection took, the seats answer again once the reader
+    recovers."""
+    try:
+        await bus.flush()
+    except (RedisConnectionError, OSError):
+        pass
+    except Exception as exc:  # noqa: BLE001 - anything else is not Redis' state: raised
+        if not is_transient(exc):
+            raise
+
+
 class _ProbedBus(RedisBus):
     def __init__(self, redis: Redis, probe: LatencyProbe, pipelined: PipelinedRedis) -> None:
-        super().__init__(redis, buffered=True, pipelined=pipelined)
+        super().__init__(redis, buffered=True, pipelined=pipelined, keep_refused=True)
         self.probe = probe
 
     async def publish(self, topic: str, message: Message) -> None:
@@ -144,7 +158,7 @@ async def play_specs(
     at a time, as client ``client``; returns their results by match id."""
     # The bots' commands of one poll leave together, in one write, at the end of the pass.
     fast, reads = PipelinedRedis.like(redis), PipelinedRedis.like(redis)
-    bus = (RedisBus(redis, buffered=True, pipelined=fast) if probe is None
+    bus = (RedisBus(redis, buffered=True, pipelined=fast, keep_refused=True) if probe is None
            else _ProbedBus(redis, probe, fast))
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None, pipelined=reads)
     try:
@@ -227,9 +241,7 @@ async def _play(
     last_progress, handled = time.monotonic(), reader.handled
     recoveries = reader.recoveries
     while len(finished) < len(specs):
-        # Lost with the connection: the seats answer again once the reader recovers.
-        with contextlib.suppress(RedisConnectionError, OSError):
-            await bus.flush()
+        await flush_when_possible(bus)
         messages = await reader.poll()
         if reader.recoveries != recoveries:
             # Redis may have come back older than it was: ask again for every match under
@@ -273,8 +285,7 @@ async def _play(
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")
-    with contextlib.suppress(RedisConnectionError, OSError):
-        await bus.flush()
+    await flush_when_possible(bus)
     # Tidying only: a client's ACL user may only read its inbox, and a connection lost since
     # its last use fails once.
     with contextlib.suppress(NoPermissionError, RedisConnectionError):

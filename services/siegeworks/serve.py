@@ -314,6 +314,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                             claim_idle_ms=claim_idle_ms, logger=ctx.logger,
                             key=lambda message: getattr(message, "match_id", None),
                             before_ack=bus.flush, pipelined=pipelined,
+                            flush_failures=lambda: bus.failed_flushes,
                             # Commands that do not parse are the match service's to dead-letter
                             # (it owns message shape); the rules group just passes them by.
                             not_ours_if_undecodable=(

@@ -32,6 +32,7 @@ from siege.eventlog.keys import (
 )
 from siege.eventlog.pipelined import PipelinedRedis
 from siegeworks import bus as topics
+from siegeworks.transport.streams import is_transient
 
 NOTICE_CAP = 2_000
 """Entries kept (about) on streams of notices that nobody must keep for ever: a client's inbox
@@ -94,9 +95,19 @@ class RedisBus:
     a whole batch's output in one pipeline (the consumer flushes before it acks its inputs)."""
 
     def __init__(self, redis: Redis, buffered: bool = False,
-                 pipelined: PipelinedRedis | None = None) -> None:
+                 pipelined: PipelinedRedis | None = None, keep_refused: bool = False) -> None:
         self.redis = redis
         self.buffered = buffered
+        # A client's bus keeps what Redis refused (out of memory, read-only) for the next flush:
+        # its commands are idempotent and nothing else would send them again. A service's bus
+        # does not: its unacked input is redelivered and sends the same output again.
+        self.keep_refused = keep_refused
+        # Flushes that failed after taking the buffer. Handlers of several batches share the
+        # buffer, so one batch's failed flush may take another's outputs: a consumer whose
+        # batch saw this change re-runs it (StreamConsumer's ``flush_failures``).
+        self.failed_flushes = 0
+        self._sending: set[asyncio.Event] = set()  # flushes under way
+        self._unannounced: set[str] = set()
         # When given, a flush shares the write of everything else this pass of the event loop
         # sends (the other matches' appends and flushes) instead of a round trip of its own.
         self.pipelined = pipelined
@@ -113,8 +124,7 @@ class RedisBus:
     async def publish(self, topic: str, message: Message) -> None:
         sender = client_of_commands_key(topic)
         if sender is not None and sender not in self._announced:
-            await announce(self.redis, sender)  # once per client and bus, before its first
-            self._announced.add(sender)
+            self._unannounced.add(sender)  # once per client and bus, before its first command
         if topic == topics.LOG:
             assert isinstance(message, LogAppended)
             if message.reannounce:  # whoever owes something will find it
@@ -151,22 +161,49 @@ class RedisBus:
             done()
 
     async def flush(self) -> None:
+        """Sends what is buffered. Returns only once every flush already under way has ended
+        too: one of them may hold what this caller buffered, and if it fails, the caller must
+        see ``failed_flushes`` move before it acks its inputs."""
+        earlier = list(self._sending)
+        mine = asyncio.Event()
+        self._sending.add(mine)
+        try:
+            await self._flush_buffer()
+        finally:
+            self._sending.discard(mine)
+            mine.set()
+        for other in earlier:
+            await other.wait()
+
+    async def _flush_buffer(self) -> None:
+        for sender in sorted(self._unannounced):  # registered before its commands are written
+            await announce(self.redis, sender)
+            self._announced.add(sender)
+            self._unannounced.discard(sender)
         if not self._out and not self._deadlines and not self._retire:
             return
         out, self._out = self._out, []
         deadlines, self._deadlines = self._deadlines, []
         retire, self._retire = self._retire, []
         flushed, self._on_flushed = self._on_flushed, []
-        if self.pipelined is not None:
-            replies = await self._send_pipelined(out, deadlines, retire)
-        else:
-            replies = await self._send_pipeline(out, deadlines, retire)
+        try:
+            if self.pipelined is not None:
+                replies = await self._send_pipelined(out, deadlines, retire)
+            else:
+                replies = await self._send_pipeline(out, deadlines, retire)
+        except BaseException:
+            self.failed_flushes += 1
+            raise
+        if self.keep_refused:
+            self._out[:0] = [sent for sent, reply in zip(out, replies, strict=False)
+                             if isinstance(reply, BaseException) and is_transient(reply)]
         for reply in replies:
             # A seat's prompt for a decision it was already sent is refused by its id: that is
             # the deduplication, not a failure.
             if isinstance(reply, ResponseError) and "equal or smaller" in str(reply):
                 continue
             if isinstance(reply, BaseException):
+                self.failed_flushes += 1
                 raise reply
         for done in flushed:
             done()

@@ -80,6 +80,10 @@ DEAD_LETTER_FIELD_BYTES = 16_384
 DEAD_LETTER_FIELDS = 16
 
 
+class OutputsLostError(RuntimeError):
+    """Outputs of a batch may have gone with a flush that failed (see ``flush_failures``)."""
+
+
 class MalformedEntryError(ValueError):
     """A bus entry without the fields a message needs."""
 
@@ -295,6 +299,9 @@ class StreamConsumer(Generic[T]):
     - Redis refusing or unreachable (:func:`is_transient`) is no delivery: a handler, the
       ``before_ack`` flush, an ack or a dead letter failing so is run again in place, after
       0.1 s doubling to 2 s, until Redis accepts, with one log record per attempt and batch.
+      A batch whose flush succeeded runs again too when another batch's flush failed while it
+      ran (``flush_failures`` changed): the output buffer is shared, so that flush may have
+      taken this batch's outputs.
       Meanwhile the batch's entries are held (their idle time kept at zero, so no claimer takes
       them and their delivery count stays), the entries of a held key after the refused one
       wait behind it (order per key), and nothing new is read. Stopped while held, the entries
@@ -328,6 +335,7 @@ class StreamConsumer(Generic[T]):
         logger: structlog.typing.FilteringBoundLogger | None = None,
         key: Callable[[Any], Hashable] | None = None,
         before_ack: Callable[[], Awaitable[None]] | None = None,
+        flush_failures: Callable[[], int] | None = None,
         pipelined: PipelinedRedis | None = None,
         not_ours_if_undecodable: Callable[[str], bool] | None = None,
         reads: PipelinedRedis | None = None,
@@ -361,6 +369,10 @@ class StreamConsumer(Generic[T]):
         # Acks on the connection the handlers publish on, when given: queued behind what they
         # published, so Redis applies the outputs before the ack on one ordered connection.
         self.pipelined = pipelined
+        # A count of the handlers' output flushes that failed (RedisBus.failed_flushes): the
+        # output buffer is shared with the other streams' batches, so one that changed while
+        # a batch ran may have taken that batch's outputs with it; the batch then runs again.
+        self.flush_failures = flush_failures
         # Streams that another group also reads and dead-letters: an entry that does not decode
         # there is acked without a second dead letter.
         self.not_ours_if_undecodable = not_ours_if_undecodable or (lambda stream: False)
@@ -811,6 +823,7 @@ class StreamConsumer(Generic[T]):
                 handled: list[str] = []
                 refusals: list[BaseException] = []
                 again: set[str] = set()
+                failures = self.flush_failures() if self.flush_failures is not None else 0
                 await asyncio.gather(*(self._run_lane(stream, key, lane, handled, again,
                                                       refusals)
                                        for key, lane in lanes.items()))
@@ -824,6 +837,11 @@ class StreamConsumer(Generic[T]):
                         refusals.append(exc)
                         again.update(handled)
                         handled = []
+                if (handled and self.flush_failures is not None
+                        and self.flush_failures() != failures):
+                    refusals.append(OutputsLostError("another batch's flush failed meanwhile"))
+                    again.update(handled)
+                    handled = []
                 done.extend(handled)
                 todo = [(entry_id, decoded) for entry_id, decoded in todo if entry_id in again]
                 if not todo:

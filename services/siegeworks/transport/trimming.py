@@ -1,6 +1,6 @@
 """Trimming bus streams below what every consumer group still needs.
 
-Bus streams (the per-client command streams, ``siege:rules``, the shard pointer streams
+Bus streams (the per-client command streams, the shard pointer streams
 ``{sN}:bus``, ``{sN}:bus:<audience>``) are read through consumer groups and would otherwise grow
 for ever. A group still needs every entry it has not been delivered (ids after its
 last-delivered id) and every entry it holds pending (delivered, not acked: a crashed consumer's
