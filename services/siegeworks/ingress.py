@@ -13,13 +13,25 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any
 
 import msgspec
 import structlog
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from siege.contracts.messages import CreateMatch, JoinMatch, Message, RegisterEntrant, SubmitAction
+from siege.contracts.messages import (
+    MAX_COMMAND_ID,
+    MAX_DETAIL,
+    MAX_MATCH_ID,
+    MAX_TAG,
+    CreateMatch,
+    JoinMatch,
+    Message,
+    RegisterEntrant,
+    SubmitAction,
+    clipped,
+)
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import (
     CLIENTS_KEY,
@@ -139,6 +151,43 @@ class Admission:
                          Rejection(refusal.code, refusal.detail))
         else:
             await refuse(ctx, sender, command_tag(message), subject_of(message)[:128], refusal)
+
+
+async def answer_unreadable(ctx: ServiceContext, stream: str, fields: Mapping[bytes, bytes],
+                            error: BaseException) -> None:
+    """An entry on a client's stream that is no command (a field of the wrong type, one
+    missing, an unknown tag, not msgpack at all) is answered ``malformed`` on that client's
+    inbox, with what the decoder said (it names the bad field's path, such as ``$.action``):
+    an ``ActionRejected`` when the entry still says which action it was, else a
+    ``CommandRefused`` naming what can be read of its tag and subject."""
+    sender = client_of_commands_key(stream)
+    if sender is None:
+        return
+    body = _loose(fields.get(b"m"))
+    tag = body.get("t") if isinstance(body.get("t"), str) else "cmd.unknown"
+    refusal = Refusal(RejectionCode.MALFORMED, clipped(f"not a valid command: {error}",
+                                                       MAX_DETAIL))
+    match_id, seat, command_id = body.get("match_id"), body.get("seat"), body.get("command_id")
+    if (tag == "cmd.submit_action" and isinstance(match_id, str) and isinstance(command_id, str)
+            and isinstance(seat, int) and not isinstance(seat, bool)):
+        await reject(ctx, SubmitAction(
+            match_id=match_id[:MAX_MATCH_ID], seat=seat, decision=0,
+            command_id=command_id[:MAX_COMMAND_ID], action=b"", client=sender),
+            Rejection(refusal.code, refusal.detail))
+        return
+    subject = body.get("match_id") or body.get("tournament_id")
+    await refuse(ctx, sender, clipped(tag, MAX_TAG),
+                 clipped(subject[:MAX_MATCH_ID], MAX_MATCH_ID) if isinstance(subject, str)
+                 else "", refusal)
+
+
+def _loose(raw: bytes | None) -> dict[str, Any]:
+    """What an unreadable entry's body holds, read as plain msgpack ({} if not even that)."""
+    try:
+        body = msgspec.msgpack.decode(raw) if raw is not None else None
+    except (msgspec.DecodeError, RecursionError):
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def command_tag(message: Message) -> str:

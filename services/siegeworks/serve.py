@@ -315,6 +315,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                             key=lambda message: getattr(message, "match_id", None),
                             before_ack=bus.flush, pipelined=pipelined,
                             flush_failures=lambda: bus.failed_flushes,
+                            on_undecodable=(partial(ingress.answer_unreadable, ctx)
+                                            if service == "match" else None),
                             # Commands that do not parse are the match service's to dead-letter
                             # (it owns message shape); the rules group just passes them by.
                             not_ours_if_undecodable=(

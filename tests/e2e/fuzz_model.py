@@ -20,7 +20,9 @@ import msgspec
 from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import (
     MAX_ACTION_BYTES,
+    MAX_COMMAND_ID,
     MAX_MATCH_ID,
+    MAX_TAG,
     CreateMatch,
     JoinMatch,
     Message,
@@ -30,7 +32,7 @@ from siege.contracts.messages import (
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.codecs import action_decoder
-from siege.eventlog.keys import inbox_key
+from siege.eventlog.keys import inbox_key, valid_match_id
 from siege.hosting.lobby import OPEN, Refusal, seat_holders
 from siege.hosting.match_state import MatchState
 from siege.hosting.seats import seat_token
@@ -207,9 +209,29 @@ class Model:
             message = as_in_a_service(decode_entry, fields)
         except Exception:
             shot.dead = True
+            shot.outcome = self.unreadable(fields, sender)
             return shot
         shot.outcome = self.attributed(message, sender)
         return shot
+
+    def unreadable(self, fields: Fields, sender: str) -> Rejected | Refused:
+        """An entry that is no command is answered ``malformed`` on its sender's inbox (and
+        dead-lettered): as the action it still names, else with what its tag and subject say."""
+        try:
+            body = as_in_a_service(msgspec.msgpack.decode, fields[b"m"])
+        except Exception:  # noqa: BLE001 - no m, or not msgpack: nothing can be read of it
+            body = None
+        body = body if isinstance(body, dict) else {}
+        tag = body.get("t") if isinstance(body.get("t"), str) else "cmd.unknown"
+        match_id, seat, cid = body.get("match_id"), body.get("seat"), body.get("command_id")
+        if (tag == "cmd.submit_action" and isinstance(match_id, str) and isinstance(cid, str)
+                and type(seat) is int):
+            return Rejected(inbox_key(sender), match_id[:MAX_MATCH_ID], seat,
+                            cid[:MAX_COMMAND_ID], RejectionCode.MALFORMED)
+        subject = body.get("match_id") or body.get("tournament_id")
+        return Refused(inbox_key(sender), clipped(tag, MAX_TAG),
+                       subject_of(subject) if isinstance(subject, str) else "",
+                       RejectionCode.MALFORMED)
 
     def attributed(self, message: Any, sender: str) -> Rejected | Refused | Granted | None:
         """The stream says who sent it: a ``client`` of "" is the sender, any other is refused
@@ -317,6 +339,8 @@ class Model:
         def refused(code: RejectionCode) -> Refused:
             return Refused(inbox_key(sender), JOIN, subject_of(cmd.match_id), code)
 
+        if not valid_match_id(cmd.match_id):
+            return refused(RejectionCode.MALFORMED)
         k = self.known.get(cmd.match_id)
         if k is not None:
             if sender in k.holders:

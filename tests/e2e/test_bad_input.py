@@ -176,9 +176,33 @@ async def probe_deep_action(client: redis.asyncio.Redis) -> Probe:
     return Probe(await read_all(client, inbox_key("bug-6"), "0-0"))
 
 
+SCHEMA_BREAKS = {  # what a client encoding bug sends, and the path its answer must name
+    "action as a map": ({"action": {"t": "cd.pass"}}, "$.action"),
+    "no decision": ({"decision": None}, "decision"),
+    "decision as text": ({"decision": "3"}, "$.decision"),
+}
+
+
+async def probe_schema_breaks(client: redis.asyncio.Redis) -> Probe:
+    """Commands that break the schema used to go to the dead-letter stream unanswered."""
+    good = {"t": "cmd.submit_action", "match_id": "bug-7", "seat": 0, "decision": 3,
+            "command_id": "", "action": b"\xc0", "token": "", "client": "bug-7"}
+    await announce(client, "bug-7")
+    for n, (change, _) in enumerate(SCHEMA_BREAKS.values()):
+        body = {**good, "command_id": f"c-{n}", **change}
+        await client.xadd(commands_key("bug-7"), {b"m": _encode(
+            {k: v for k, v in body.items() if v is not None})})
+    await client.xadd(commands_key("bug-7"), {b"m": _encode(
+        {"t": "cmd.teleport", "match_id": "bug-7", "client": "bug-7"})})
+    await client.xadd(commands_key("bug-7"), {b"m": b"\xc1 not msgpack"})
+    await quiesce(client)
+    return Probe(await read_all(client, inbox_key("bug-7"), "0-0"))
+
+
 PROBES = {  # the match id each probe uses, and the probe
     "bug-1": probe_token, "": probe_empty_id, "bug-3": probe_timeout, "bug-4": probe_lobby,
     TOURNAMENT_LIKE: probe_tournament_like, "bug-6": probe_deep_action,
+    "bug-7": probe_schema_breaks,
 }
 
 
@@ -270,4 +294,22 @@ def test_a_deeply_nested_action_is_rejected(probes: dict[str, Probe]) -> None:
     answers = [(m.command_id, m.code) for m in probe.inbox if isinstance(m, ActionRejected)]
     assert answers in ([("c-6", RejectionCode.MALFORMED)],
                        [("c-6", RejectionCode.ILLEGAL_ACTION)])
+    assert not probe.failed
+
+
+def test_a_command_that_breaks_the_schema_is_answered_malformed_with_the_bad_field(
+        probes: dict[str, Probe]) -> None:
+    """Each is answered on the sender's inbox (the stream it came on says who sent it), as the
+    action it still names where it names one, with the path of the bad field."""
+    probe = probes["bug-7"]
+    rejected = {m.command_id: m for m in probe.inbox if isinstance(m, ActionRejected)}
+    for n, (note, (_, path)) in enumerate(SCHEMA_BREAKS.items()):
+        answer = rejected.get(f"c-{n}")
+        assert answer is not None, note
+        assert answer.code == RejectionCode.MALFORMED and path in answer.detail, (note, answer)
+    refused = [m for m in probe.inbox if isinstance(m, CommandRefused)]
+    assert [(m.command, m.subject, m.code) for m in refused] == [
+        ("cmd.teleport", "bug-7", RejectionCode.MALFORMED),
+        ("cmd.unknown", "", RejectionCode.MALFORMED)]
+    assert "$.t" in refused[0].detail  # the unknown tag
     assert not probe.failed

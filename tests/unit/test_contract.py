@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 
 from siege.contracts.schema import contract
+from siege.eventlog.acl import client_rules
 
 FOLDER = Path(__file__).resolve().parents[2] / "docs" / "contract"
 
@@ -41,3 +43,24 @@ def _resolves(doc: dict, ref: str) -> bool:
             return False
         node = node[part]
     return True
+
+
+def test_a_client_may_read_every_channel_the_contract_says_it_receives_on() -> None:
+    """The contract and the ACLs agree: every channel but the audit log is one a client's ACL
+    user may read, except the one it sends on (its commands), which it may write."""
+    doc = json.loads((FOLDER / "asyncapi.json").read_text())
+    rules = client_rules("alice")
+    readable = [r.removeprefix("%R~") for r in rules if r.startswith("%R~")]
+    writable = [r.removeprefix("%W~") for r in rules if r.startswith("%W~")]
+    sample = {"client": "{alice}", "match_id": "m-1", "seat": "0", "shard": "{s3}"}
+    sends = {op["channel"]["$ref"].rsplit("/", 1)[-1]
+             for op in doc["operations"].values() if op["action"] == "send"}
+    assert sends == {"commands"}
+    for name, channel in doc["channels"].items():
+        if name == "matchLog":
+            continue  # for auditors, under their own user
+        address = channel["address"].format(**sample)
+        patterns = writable if name in sends else readable
+        assert any(fnmatch.fnmatchcase(address, p) for p in patterns), (name, address)
+    assert {"inbox", "seat", "results", "commands"} <= set(doc["channels"])
+    assert "replies" not in doc["channels"]  # every answer goes to the sender's inbox

@@ -161,6 +161,11 @@ class SeatPrompted(Message, frozen=True, tag="note.seat_prompted", kw_only=True)
     decision: int
     view: msgspec.Raw
     legal: list[msgspec.Raw]
+    # The seat's clock: the answer must reach Redis by ``deadline_ms`` (milliseconds since the
+    # epoch on the one clock the system judges by, Redis' own, which also stamps the ids of
+    # the entries you XADD), and the match gives ``timeout_ms`` per decision.
+    deadline_ms: int = 0
+    timeout_ms: int = 0
 
 
 class ActionAcknowledged(Message, frozen=True, tag="note.action_acknowledged", kw_only=True):

@@ -125,11 +125,6 @@ def asyncapi() -> dict[str, Any]:
             "parameters": {"client": client, "match_id": match_id, "seat": seat},
             "messages": refs("SeatPrompted"),
         },
-        "replies": {
-            "address": "siege:replies", "title": "Rejections of anonymous commands",
-            "description": "Where a SubmitAction that named no valid `client` is answered.",
-            "messages": refs("ActionRejected"),
-        },
         "results": {
             "address": "siege:results", "title": "Finished matches (public)",
             "messages": refs("MatchFinished"),

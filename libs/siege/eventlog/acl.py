@@ -16,7 +16,6 @@ from siege.eventlog.keys import (
     CLIENTS_KEY,
     DEAD_LETTER_STREAM,
     DEADLINES_KEY,
-    REPLIES_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
@@ -54,15 +53,14 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*",
-        f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}",
-        f"%W~{REPLIES_STREAM}", *_COMMON,
+        f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "rules": (
         # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
         # and are checked against the seat secret, which either service may create first.
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules",
         *_APPENDS,
-        f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", f"%W~{REPLIES_STREAM}", *_COMMON,
+        f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", *_COMMON),
     "scoring": (

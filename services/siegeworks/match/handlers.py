@@ -6,6 +6,7 @@ Everything about a game is left to the rules service.
 from __future__ import annotations
 
 from siege.contracts.messages import (
+    MAX_MATCH_ID,
     CreateMatch,
     JoinMatch,
     LogAppended,
@@ -14,6 +15,7 @@ from siege.contracts.messages import (
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import valid_match_id
 from siege.hosting.lobby import (
     Lobby,
     Refusal,
@@ -90,6 +92,10 @@ async def start(ctx: ServiceContext, cmd: CreateMatch, holders: list[str],
 
 
 async def on_join_match(ctx: ServiceContext, cmd: JoinMatch) -> None:
+    if not valid_match_id(cmd.match_id):  # no match can have it: say so, not "unknown"
+        await refuse(ctx, cmd.client, "cmd.join_match", cmd.match_id, Refusal(
+            RejectionCode.MALFORMED, f"a match id is 1-{MAX_MATCH_ID} of A-Z a-z 0-9 _ . : -"))
+        return
     ms = await ctx.loader.load(cmd.match_id)
     if ms.created is not None:
         await rejoin(ctx, ms, cmd)

@@ -140,10 +140,12 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
         # Remembered only once the prompt is really out: a failed flush must not make a later
         # redelivery skip a prompt that never reached the seat.
         await ctx.bus.after_flush(lambda k=key, d=pending.decision: ctx.prompted.__setitem__(k, d))
-        due = ctx.clock.now_ms() + timeout_ms(ms, ctx.decision_timeout_ms)
+        allowed = timeout_ms(ms, ctx.decision_timeout_ms)
+        due = ctx.clock.now_ms() + allowed
         await ctx.bus.set_deadline(deadline_member(ms.match_id, seat, pending.decision), due)
         legal = [msgspec.Raw(_encoder.encode(a)) for a in engine.legal_actions(ms.game, seat)]
         view = msgspec.Raw(_encoder.encode(engine.view(ms.game, seat)))
         # Only the seat's holder can read this stream (ACL pattern on its client prefix).
         await ctx.bus.publish(view_key(holders[seat], ms.match_id, seat), SeatPrompted(
-            match_id=ms.match_id, seat=seat, decision=pending.decision, view=view, legal=legal))
+            match_id=ms.match_id, seat=seat, decision=pending.decision, view=view, legal=legal,
+            deadline_ms=due, timeout_ms=allowed))

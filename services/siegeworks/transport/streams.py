@@ -336,6 +336,7 @@ class StreamConsumer(Generic[T]):
         key: Callable[[Any], Hashable] | None = None,
         before_ack: Callable[[], Awaitable[None]] | None = None,
         flush_failures: Callable[[], int] | None = None,
+        on_undecodable: Callable[[str, Fields, BaseException], Awaitable[None]] | None = None,
         pipelined: PipelinedRedis | None = None,
         not_ours_if_undecodable: Callable[[str], bool] | None = None,
         reads: PipelinedRedis | None = None,
@@ -373,6 +374,9 @@ class StreamConsumer(Generic[T]):
         # output buffer is shared with the other streams' batches, so one that changed while
         # a batch ran may have taken that batch's outputs with it; the batch then runs again.
         self.flush_failures = flush_failures
+        # Told of each entry dead-lettered as undecodable (after the dead letter), with the
+        # decoder's error: the match service answers the client whose stream it came on.
+        self.on_undecodable = on_undecodable
         # Streams that another group also reads and dead-letters: an entry that does not decode
         # there is acked without a second dead letter.
         self.not_ours_if_undecodable = not_ours_if_undecodable or (lambda stream: False)
@@ -786,6 +790,8 @@ class StreamConsumer(Generic[T]):
                     # Poison: retrying cannot help a body that does not parse.
                     reason = f"undecodable: {type(exc).__name__}: {exc}"
                     await self._dead_letter(stream, entry_id, fields, reason)
+                    if self.on_undecodable is not None:
+                        await self.on_undecodable(stream, fields, exc)
                     continue
                 if decoded is None:  # an entry this consumer passes by
                     done.append(entry_id)

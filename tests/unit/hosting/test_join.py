@@ -119,10 +119,12 @@ def test_a_match_starts_when_its_open_seats_are_joined_and_plays_to_the_end() ->
         await wired.bus.publish(topics.COMMANDS, JoinMatch(match_id="open-1", client="bob",
                                                            seat=1))
         await wired.bus.publish(topics.COMMANDS, JoinMatch(match_id="nope", client="bob"))
+        await wired.bus.publish(topics.COMMANDS, JoinMatch(match_id="no pe!", client="bob"))
         await wired.bus.drain()
         refusals = [(r.subject, r.code) for r in seen["bob"] if isinstance(r, CommandRefused)]
         assert refusals == [("open-1", RejectionCode.SEAT_TAKEN),
-                            ("nope", RejectionCode.UNKNOWN_MATCH)]
+                            ("nope", RejectionCode.UNKNOWN_MATCH),
+                            ("no pe!", RejectionCode.MALFORMED)]  # no match can have that id
 
         await wired.bus.publish(topics.COMMANDS, JoinMatch(match_id="open-1", client="bob"))
         await wired.bus.drain()
