@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import structlog
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
@@ -39,6 +40,9 @@ class ServiceContext:
     on_forget: list[Callable[[], None]] = field(default_factory=list)
     # Memory left in the store (siegeworks.headroom), kept up to date by the match service.
     room: Headroom = field(default_factory=Headroom)
+    # The dice service's signing key as it is now (siegeworks.keys.KeyFile.current): it seals
+    # each match as it reveals the seed. None: matches are left unsigned.
+    signing_key: Callable[[], Ed25519PrivateKey] | None = None
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

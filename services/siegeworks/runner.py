@@ -20,6 +20,7 @@ from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import EventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
+from siege.hosting.signing import Keyring
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats, seat_bots
 from siegeworks.wiring import Wired, wire_in_process
@@ -101,9 +102,10 @@ async def play_matches(
     return RunResult(match_ids, done, wired)
 
 
-async def audit_match(log: EventLog, match_id: str) -> AuditReport:
+async def audit_match(log: EventLog, match_id: str,
+                      keyring: Keyring | None = None) -> AuditReport:
     entries = await log.read(match_id)
-    report = audit(entries)
+    report = audit(entries, keyring)
     if not report.match_id:
         report.match_id = match_id
     return report

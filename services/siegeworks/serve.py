@@ -37,7 +37,7 @@ from siege.eventlog.log import RedisEventLog
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clock import Clock, FixedClock, RedisClock, SystemClock, redis_time_ms
 from siege.tournament.state import is_tournament
-from siegeworks import ingress
+from siegeworks import ingress, keys
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
 from siegeworks.headroom import Headroom, measure
@@ -238,6 +238,10 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))
     if service in ("match", "rules"):  # the match service signs seat tokens, the rules check
         ctx.seat_secret = await seat_secret(redis)
+    if service == "dice":  # it seals each match as it reveals the seed
+        key_file = keys.KeyFile(keys.key_path())
+        await keys.publish(redis, key_file.current(), ctx.clock.now_ms())
+        ctx.signing_key = key_file.current
     streams, route = routes(service, ctx, redis)
     watch = StoreWatch()
     recovering: set[asyncio.Task[Any]] = set()

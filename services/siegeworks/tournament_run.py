@@ -180,7 +180,7 @@ async def _play_round(store: TournamentStore, state: TournamentState, spec: Tour
 
 def _recorded(round_: int, spec: MatchSpec, result: MatchFinished) -> MatchRecorded:
     return MatchRecorded(round=round_, match_id=spec.match_id, entrants=list(spec.seat_names),
-                         ranks=list(result.ranks), reason=result.reason)
+                         ranks=list(result.ranks), reason=result.reason, head=result.head)
 
 
 async def _replay(store: TournamentStore, state: TournamentState, damaged: list[MatchRecorded],

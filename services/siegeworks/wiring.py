@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from functools import partial
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
+from siege.hosting.signing import Keyring, new_key, record_of
 from siegeworks import bus as topics
 from siegeworks.bus import InMemoryBus
 from siegeworks.context import ServiceContext
@@ -23,6 +27,7 @@ class Wired:
     results: scoring.ResultsProjection
     vault: dice.SeedVault
     contexts: dict[str, ServiceContext]
+    keyring: Keyring  # the signing key's public half: audits check the seals against it
 
 
 def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> Wired:
@@ -33,10 +38,15 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     ctx["match"].seat_secret = ctx["rules"].seat_secret = secrets.token_bytes(32)
     vault = dice.SeedVault(master_seed)
     results = scoring.ResultsProjection()
+    # A seeded run signs with a key of its seed, so its logs are the same bytes every time.
+    signer = (new_key() if master_seed is None else Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"siegeworks signing key\n" + master_seed).digest()))
+    ctx["dice"].signing_key = lambda: signer
+    record = record_of(signer, clock.now_ms())
 
     bus.subscribe(topics.COMMANDS, partial(match.on_command, ctx["match"]))
     bus.subscribe(topics.COMMANDS, partial(rules.on_command, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(rules.on_log_appended, ctx["rules"]))
     bus.subscribe(topics.LOG, partial(dice.on_log_appended, ctx["dice"], vault))
     bus.subscribe(topics.LOG, partial(scoring.on_log_appended, ctx["scoring"], results))
-    return Wired(bus, results, vault, ctx)
+    return Wired(bus, results, vault, ctx, {record.key: record})

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from siege.contracts.events import MatchDamaged, SeatTimedOut, SeedRevealed
+from siege.contracts.events import MatchDamaged, MatchSealed, SeatTimedOut, SeedRevealed
 from siege.contracts.messages import (
     CreateMatch,
     MatchFinished,
@@ -110,7 +110,8 @@ def test_an_operator_marks_a_silent_match_damaged(
     assert after == sent, "a seat was prompted after the damage"
     entries = run(RedisEventLog(redis_client).read(match_id))
     events = [codec_for("castle-dash").decode(stored).event for _, stored, _ in entries]
-    assert events[-2] == MatchDamaged(reason=REASON) and isinstance(events[-1], SeedRevealed)
+    assert events[-3] == MatchDamaged(reason=REASON) and isinstance(events[-2], SeedRevealed)
+    assert isinstance(events[-1], MatchSealed)  # a damaged match is sealed like any other
     assert not any(isinstance(e, SeatTimedOut) for e in events)
     members = run(redis_client.zrange(DEADLINES_KEY, 0, -1))
     assert not [m for m in members if m.startswith(match_id.encode())], "a clock still runs"

@@ -129,5 +129,9 @@ def test_a_refusal_quotes_at_most_its_bound_of_the_command(
     assert bad_id.code == RejectionCode.MALFORMED
     assert len(bad_id.subject.encode()) <= MAX_MATCH_ID and size <= MAX_INBOX_ENTRY_BYTES
     assert set(flood) <= dead
-    assert not [k for k in refused if k.startswith("flood-")]
+    # Each flood entry is answered malformed (it does not decode), quoting only its bound.
+    floods = [v for k, v in refused.items() if k.startswith("flood-")]
+    assert len(floods) == len(flood)
+    assert all(m.code == RejectionCode.MALFORMED and n <= MAX_INBOX_ENTRY_BYTES
+               for n, m in floods)
     assert usage < 64 * 1024, f"the inbox takes {usage} bytes"

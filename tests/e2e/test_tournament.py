@@ -73,9 +73,12 @@ def test_swiss_tournament_runs_and_a_resume_equals_a_straight_run(
     rows = standings(straight.entrants, straight.order, two_player=False)
     assert sorted(r.entrant for r in rows) == sorted(straight.entrants)
     log = RedisEventLog(redis_client)
-    for match_id in straight.recorded:
-        report = audit(run(log.read(match_id)))
+    for match_id, recorded in straight.recorded.items():
+        entries = run(log.read(match_id))
+        report = audit(entries)
         assert report.ok, report.line()
+        # The tournament's stream anchors the match: it records the hash of the log's seal.
+        assert report.sealed_by and recorded.head == entries[-1][2].hex()
     first = run(stream_bytes(redis_client))
 
     with redis.Redis.from_url(redis_url) as sync_client:

@@ -106,6 +106,16 @@ class SeedRevealed(Event, frozen=True, tag="dice.seed_revealed", kw_only=True):
     seed: str  # hex
 
 
+class MatchSealed(Event, frozen=True, tag="match.sealed", kw_only=True):
+    """The server's Ed25519 signature over the log up to the entry before this one (its hash
+    is this entry's ``prev``): the last event of every finished log. ``key`` is the id of the
+    signing key, whose public half is published (``siege keys show``); the signed bytes are
+    ``siege.hosting.signing.seal_message``."""
+
+    key: str
+    signature: str  # hex, 64 bytes
+
+
 CORE_EVENT_TYPES: tuple[type[Event], ...] = (
     MatchCreated,
     SeedCommitted,
@@ -118,4 +128,5 @@ CORE_EVENT_TYPES: tuple[type[Event], ...] = (
     MatchEnded,
     MatchDamaged,
     SeedRevealed,
+    MatchSealed,
 )

@@ -197,6 +197,9 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
     # How it ended: "finished" (the game's own end), "forfeit" (a seat's clock ran out; it is
     # ranked last) or "damaged" (an operator's MatchDamaged: no result, ``ranks`` is empty).
     reason: str = "finished"
+    # The hash (hex) of the log's last entry, its seal: a tournament records it with the result,
+    # so the tournament's log pins the exact match log (docs/decisions/0010-signed-matches.md).
+    head: str = ""
 
 
 BUS_MESSAGES = (

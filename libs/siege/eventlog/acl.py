@@ -16,6 +16,7 @@ from siege.eventlog.keys import (
     CLIENTS_KEY,
     DEAD_LETTER_STREAM,
     DEADLINES_KEY,
+    KEYS_HASH,
     RESULTS_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
@@ -62,7 +63,8 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
         *_APPENDS,
         f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
-    "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", *_COMMON),
+    # It seals each match as it reveals the seed, and publishes its signing key's public half.
+    "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", f"%RW~{KEYS_HASH}", *_COMMON),
     "scoring": (
         "%RW~{s*}:bus:scoring", f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%RW~{RESULTS_STREAM}",
         f"%RW~{RESULTS_HASH}", "%RW~siege:ratings*", f"%W~{_CLIENTS}", *_COMMON,
@@ -70,7 +72,7 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%R~{RESULTS_STREAM}",
-                f"%R~{RESULTS_HASH}")
+                f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}")
 
 
 def service_rules(service: str) -> list[str]:
@@ -86,7 +88,7 @@ def client_rules(client: str) -> list[str]:
     came on says who sent it (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
             f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
-            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}"]
+            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}"]
 
 
 def auditor_rules() -> list[str]:

@@ -12,6 +12,7 @@ from siege.contracts.events import (
     MatchCreated,
     MatchDamaged,
     MatchEnded,
+    MatchSealed,
     SeedRevealed,
 )
 
@@ -20,6 +21,6 @@ def next_owner(last: Event) -> str:
     """The service that owes the event after ``last``."""
     if isinstance(last, MatchCreated | ChanceRequested | MatchEnded | MatchDamaged):
         return "dice"  # commit the seed, answer the request, reveal the seed
-    if isinstance(last, SeedRevealed):
+    if isinstance(last, SeedRevealed | MatchSealed):
         return "scoring"  # the match is over and provable: record it
     return "rules"  # a chance answer, a commitment or an action: what follows is the game's

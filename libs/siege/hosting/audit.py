@@ -32,6 +32,7 @@ from siege.contracts.events import (
     MatchCreated,
     MatchDamaged,
     MatchEnded,
+    MatchSealed,
     PlayerSeedAdded,
     SeatTimedOut,
     SeedCommitted,
@@ -52,6 +53,7 @@ from siege.hosting.rules import (
     decode_action,
     expected_follow_up,
 )
+from siege.hosting.signing import Keyring, seal_problem
 
 Entry = tuple[int, bytes, bytes | None]
 
@@ -69,6 +71,10 @@ class AuditReport(msgspec.Struct):
     ranks: list[int] = []
     failure: AuditFailure | None = None
     damaged: str | None = None  # the reason, when the log ends in MatchDamaged
+    # The server's seal: "verified" (by the key ``sealed_by`` of the keyring given), "unsigned"
+    # (the log has none), or "unchecked" (it has one, but no keyring was given).
+    seal: str = "unsigned"
+    sealed_by: str = ""
 
     @property
     def ok(self) -> bool:
@@ -81,12 +87,20 @@ class AuditReport(msgspec.Struct):
             return "failed"
         return "finished" if self.damaged is None else f"damaged: {self.damaged}"
 
+    @property
+    def proved(self) -> str:
+        """What the seal adds: the key that signed, or why nothing does."""
+        if self.seal == "verified":
+            return f"signed by {self.sealed_by}"
+        return "not signed" if self.seal == "unsigned" else f"seal by {self.sealed_by} unchecked"
+
     def line(self) -> str:
         if self.failure is None and self.damaged is not None:
             return (f"audit {self.match_id}: OK, {self.state} ({self.events} events, chain, "
-                    "dice, actions; no result)")
+                    f"dice, actions; no result; {self.proved})")
         if self.failure is None:
-            return f"audit {self.match_id}: OK ({self.events} events, chain, dice, actions, result)"
+            return (f"audit {self.match_id}: OK ({self.events} events, chain, dice, actions, "
+                    f"result; {self.proved})")
         failure = self.failure
         return f"audit {self.match_id or '?'}: FAILED at seq {failure.seq}: {failure.reason}"
 
@@ -97,23 +111,24 @@ class _Bad(Exception):
         self.failure = AuditFailure(seq, reason)
 
 
-def audit_export(data: bytes) -> AuditReport:
+def audit_export(data: bytes, keyring: Keyring | None = None) -> AuditReport:
     """Audits an export file's bytes; a malformed line fails at that line's seq."""
     try:
         entries = parse(data)
     except ExportFormatError as error:
         return AuditReport(failure=AuditFailure(error.seq, error.reason))
-    return audit(entries)
+    return audit(entries, keyring)
 
 
-def audit(entries: Sequence[Entry]) -> AuditReport:
+def audit(entries: Sequence[Entry], keyring: Keyring | None = None) -> AuditReport:
+    """Audits a log; with ``keyring`` (the published keys) its seal is checked too."""
     report = AuditReport(events=len(entries))
     if not entries:
         report.failure = AuditFailure(1, "the log is empty")
         return report
     envelopes, chain_failure = _check_chain(entries, report)
     try:
-        _check_events(envelopes, report, complete=chain_failure is None)
+        _check_events(envelopes, report, complete=chain_failure is None, keyring=keyring)
     except _Bad as bad:
         report.failure = bad.failure
         return report
@@ -174,7 +189,8 @@ def _revealed_seed(envelopes: list[Envelope[Any]]) -> bytes | None:
     return None
 
 
-def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete: bool) -> None:
+def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete: bool,
+                  keyring: Keyring | None = None) -> None:
     """Semantic checks; on a log cut short by a chain fault (``complete`` false) the checks
     that need what lies beyond the fault (the revealed seed, the end) are left to that fault."""
     if not envelopes:
@@ -186,12 +202,16 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
         seq, event = env.seq, env.event
         if owed and not isinstance(event, GameEvent):
             raise _Bad(seq, "the events of the previous action are incomplete")
-        if ms.revealed is not None:
-            raise _Bad(seq, "event after the seed was revealed")
-        if ms.ended is not None and not isinstance(event, SeedRevealed):
+        if ms.sealed is not None:
+            raise _Bad(seq, "event after MatchSealed: the seal ends the log")
+        if isinstance(event, MatchSealed):
+            _check_seal(env, report, ms, keyring)
+        elif ms.revealed is not None:
+            raise _Bad(seq, "event after the seed was revealed (only the seal may follow)")
+        if ms.ended is not None and not isinstance(event, SeedRevealed | MatchSealed):
             ended = "MatchDamaged" if ms.damaged is not None else "MatchEnded"
-            raise _Bad(seq, f"{type(event).__name__} after {ended}: only the seed reveal may "
-                            "follow the end")
+            raise _Bad(seq, f"{type(event).__name__} after {ended}: only the seed reveal "
+                            "(and the seal) may follow the end")
         _check_one(ms, seq, event, seed, owed)
         fold(ms, seq, digest(b""), event)
     if not complete:
@@ -207,6 +227,23 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
     report.seat_names = list(ms.created.seat_names)
     report.ranks = list(ms.ended.ranks)
     report.damaged = ms.damaged.reason if ms.damaged is not None else None
+
+
+def _check_seal(env: Envelope[Any], report: AuditReport, ms: MatchState,
+                keyring: Keyring | None) -> None:
+    """The seal comes right after the reveal, and (given the keys) proves what precedes it."""
+    sealed = env.event
+    assert isinstance(sealed, MatchSealed)
+    if ms.revealed is None:
+        raise _Bad(env.seq, "MatchSealed before the seed was revealed")
+    report.sealed_by = sealed.key
+    if keyring is None:
+        report.seal = "unchecked"
+        return
+    problem = seal_problem(keyring, sealed, report.match_id, env.seq - 1, env.prev, env.at)
+    if problem is not None:
+        raise _Bad(env.seq, problem)
+    report.seal = "verified"
 
 
 def _check_one(

@@ -22,6 +22,7 @@ from siege.contracts.events import (
     MatchCreated,
     MatchDamaged,
     MatchEnded,
+    MatchSealed,
     PlayerSeedAdded,
     SeatTimedOut,
     SeedCommitted,
@@ -38,7 +39,7 @@ class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids", "light", "timed_out", "damaged",
+        "command_ids", "light", "timed_out", "damaged", "sealed",
     )
 
     def __init__(self, match_id: str, light: bool = False) -> None:
@@ -64,6 +65,7 @@ class MatchState:
         # so a repeat of the same command is acknowledged again rather than refused.
         self.command_ids: dict[str, tuple[int, int, int]] = {}
         self.timed_out: list[int] = []  # seats that let their clock run out (a forfeit)
+        self.sealed: MatchSealed | None = None  # the server's signature: the log is complete
 
 
 _CODECS: dict[str, EventCodec] = {}
@@ -116,3 +118,5 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
         ms.ended = DAMAGED_END
     elif isinstance(event, SeedRevealed):
         ms.revealed = event.seed
+    elif isinstance(event, MatchSealed):
+        ms.sealed = event

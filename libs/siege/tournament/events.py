@@ -51,6 +51,7 @@ class MatchRecorded(Event, frozen=True, tag="tm.match_recorded", kw_only=True):
     entrants: list[str]
     ranks: list[int]  # empty for a damaged match
     reason: str = "finished"  # "finished", "forfeit" or "damaged" (MatchFinished.reason)
+    head: str = ""  # the hash (hex) of the match log's last entry, its seal: the anchor
 
 
 class TournamentFinished(Event, frozen=True, tag="tm.finished", kw_only=True):

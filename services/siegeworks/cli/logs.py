@@ -12,9 +12,11 @@ import typer
 from siege.hosting.audit import audit
 from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
+from siege.hosting.signing import Keyring, keyring_decoder
 from siege.tournament.state import is_tournament
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, fail, out, run_async
+from siegeworks.keys import read_keyring
 from siegeworks.redis_target import open_log
 
 
@@ -55,17 +57,46 @@ def export(
 @app.command("audit")
 def audit_cmd(
     source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    keys: Annotated[Path | None, typer.Option(
+        "--keys", help="The signing keys to trust (siege keys show --json); by default those "
+        "published in the Redis of --redis-url.")] = None,
+    allow_unsigned: Annotated[bool, typer.Option(
+        "--allow-unsigned", help="Accept a log without the server's seal (exit 0 if the rest "
+        "holds).")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Re-verify a match from its log alone. Exit 0 when valid, 1 with the first bad seq."""
+    """Re-verify a match from its log alone: the hash chain, the dice, every action, the
+    result, and the server's seal. Exit 0 when valid, 1 with the first bad seq (or when the
+    log is unsigned, unless --allow-unsigned).
+
+    Example: siege audit castle-dash-s7-00000; siege audit match.jsonl --keys keys.json"""
     try:
         entries = run_async(_entries(source, redis_url))
     except ExportFormatError as error:
         out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
         raise typer.Exit(1) from None
-    report = audit(entries)
+    report = audit(entries, _keyring(keys) if keys is not None else run_async(
+        _published_keys(redis_url)))
     out.print(report.line())
+    if report.ok and report.seal != "verified" and not allow_unsigned:
+        out.print(f"audit {report.match_id}: not signed by the server: the log proves nothing "
+                  "about who wrote it (--allow-unsigned accepts it)")
+        raise typer.Exit(1)
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _keyring(path: Path) -> Keyring:
+    try:
+        return keyring_decoder.decode(path.read_bytes())
+    except OSError as error:
+        raise fail(f"cannot read {path}: {error.strerror or error}") from None
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        raise fail(f"{path} is not a keyring (siege keys show --json): {error}") from None
+
+
+async def _published_keys(redis_url: str | None) -> Keyring:
+    async with open_log(redis_url) as (log, _where, _url):
+        return await read_keyring(log.redis)
 
 
 @app.command()

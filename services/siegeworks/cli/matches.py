@@ -28,6 +28,7 @@ from siegeworks.cli.common import (
 from siegeworks.cli.options import Decks, game_options
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import join_and_play
+from siegeworks.keys import read_keyring
 from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.remote_run import play_human_remote, play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
@@ -108,10 +109,12 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
             else:
                 result = await _run_services(cfg, url, log.redis, advance)
         _print_results(result.finished)
+        keyring = (result.wired.keyring if result.wired is not None
+                   else await read_keyring(log.redis))
         failed = 0
         for match_id in result.match_ids:
-            report = await audit_match(log, match_id)
-            failed += not report.ok
+            report = await audit_match(log, match_id, keyring)
+            failed += not report.ok or report.seal != "verified"
             out.print(report.line())
         unfinished = len(result.match_ids) - len(result.finished)
         out.print(f"{len(result.finished)} finished, {unfinished} unfinished, "

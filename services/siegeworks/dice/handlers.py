@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from siege.contracts.events import SeedCommitted
 from siege.contracts.messages import LogAppended
 from siege.dice import fair
 from siege.eventlog.keys import seed_key
 from siege.hosting.chance import owed_by_dice
 from siege.hosting.match_state import MatchState
+from siege.hosting.signing import seal_owed
 from siegeworks.bus import LOG
 from siegeworks.context import ServiceContext
 
@@ -44,14 +47,20 @@ async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppend
         # log's head too (a cache ahead of a log that went back finds nothing for ever).
         ms = await ctx.loader.load(note.match_id, verify=attempt > 0)
         seed = await vault.seed_for(ctx, ms)
+        signer = ctx.signing_key() if ctx.signing_key is not None else None
         event = owed_by_dice(ms, seed)
+        if event is None and signer is not None:
+            event = seal_owed(ms, signer)  # a log revealed before it could be sealed
         if event is None and attempt == 0:
             continue
         if event is None:
             return
         committing = isinstance(event, SeedCommitted)
         side = (seed_key(ms.match_id), seed) if committing else None
-        if await ctx.loader.append(ms, [event], side):
+        # The reveal and the seal go in one append: no log is ever revealed and unsealed.
+        follow_up = partial(seal_owed, private=signer) if signer is not None else None
+        before = ms.head_seq
+        if await ctx.loader.append(ms, [event], side, follow_up=follow_up):
             await ctx.bus.publish(LOG, LogAppended(
-                match_id=ms.match_id, first=ms.head_seq, last=ms.head_seq))
+                match_id=ms.match_id, first=before + 1, last=ms.head_seq))
             return
