@@ -41,6 +41,7 @@ bench: install
 	$(BIN)/python tests/bench/tournament.py
 	$(BIN)/python tests/bench/pairing.py
 	$(BIN)/python tests/bench/durability.py
+	$(BIN)/python tests/bench/audit.py
 
 lint: install
 	$(BIN)/ruff check libs services tests

@@ -41,7 +41,7 @@ from siege.contracts.events import (
 from siege.dice import fair
 from siege.engine.registry import UnknownGameError, get_engine
 from siege.hosting.chance import answer
-from siege.hosting.clocks import check_timeout
+from siege.hosting.clocks import ARRIVAL_TOLERANCE_MS, check_timeout, timeout_ms
 from siege.hosting.export import ExportFormatError, parse
 from siege.hosting.loader import CORE_CODEC
 from siege.hosting.lobby import options_refused
@@ -180,12 +180,19 @@ def _check_chain(
 
 
 def _revealed_seed(envelopes: list[Envelope[Any]]) -> bytes | None:
+    """The revealed seed, checked against the commitment at the reveal's own seq: a changed
+    reveal is the reveal's fault, not the first draw's it would make look wrong."""
+    commitment = next((e.event.commitment for e in envelopes
+                       if isinstance(e.event, SeedCommitted)), None)
     for env in envelopes:
         if isinstance(env.event, SeedRevealed):
             try:
-                return bytes.fromhex(env.event.seed)
+                seed = bytes.fromhex(env.event.seed)
             except ValueError:
                 raise _Bad(env.seq, "revealed seed is not hex") from None
+            if commitment is not None and fair.commitment(seed) != commitment:
+                raise _Bad(env.seq, "revealed seed does not match the commitment")
+            return seed
     return None
 
 
@@ -198,10 +205,21 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
     seed = _revealed_seed(envelopes)
     ms = MatchState(report.match_id)
     owed: deque[GameEvent] = deque()  # game events the last accepted action must produce
+    action_seq = 0  # the seq of that action
+    opened: tuple[int, int] = (-1, 0)  # the open decision and when it opened (ms)
     for env in envelopes:
         seq, event = env.seq, env.event
+        if env.at < ms.head_at:
+            raise _Bad(seq, f"time runs backwards: stamped {env.at}, after {ms.head_at}")
         if owed and not isinstance(event, GameEvent):
-            raise _Bad(seq, "the events of the previous action are incomplete")
+            raise _Bad(action_seq, "the action's events are incomplete")
+        if isinstance(event, GameEvent) and owed and event != owed[0]:
+            raise _Bad(action_seq, f"the action does not produce the events after it (seq {seq} "
+                                   "differs)")
+        if isinstance(event, ActionAccepted):
+            action_seq = seq
+        if isinstance(event, SeatTimedOut):
+            _check_deadline(ms, seq, env.at, opened[1])
         if ms.sealed is not None:
             raise _Bad(seq, "event after MatchSealed: the seal ends the log")
         if isinstance(event, MatchSealed):
@@ -214,11 +232,16 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
                             "(and the seal) may follow the end")
         _check_one(ms, seq, event, seed, owed)
         fold(ms, seq, digest(b""), event)
+        ms.head_at = env.at
+        if ms.engine is not None and ms.ended is None and not owed:
+            decision = ms.engine.pending(ms.game).decision
+            if decision != opened[0]:
+                opened = (decision, env.at)
     if not complete:
         return
     last = envelopes[-1].seq
     if owed:
-        raise _Bad(last + 1, "the events of the last action are missing")
+        raise _Bad(action_seq, "the action's events are missing at the end of the log")
     if ms.ended is None:
         raise _Bad(last + 1, "the log ends before MatchEnded (or MatchDamaged)")
     if ms.revealed is None:
@@ -227,6 +250,20 @@ def _check_events(envelopes: list[Envelope[Any]], report: AuditReport, complete:
     report.seat_names = list(ms.created.seat_names)
     report.ranks = list(ms.ended.ranks)
     report.damaged = ms.damaged.reason if ms.damaged is not None else None
+
+
+def _check_deadline(ms: MatchState, seq: int, at: int, opened_at: int) -> None:
+    """A seat times out only once its clock has run: the decision opened at ``opened_at`` (the
+    time of the entry that opened it), and the seat had the match's time for it. The services
+    judge by one clock (Redis'), with estimates that may differ by up to the tolerance. A match
+    without its own ``decision_timeout_ms`` had the server's default, which its log does not
+    record: only the order of times is checked then."""
+    if ms.created is None or "decision_timeout_ms" not in ms.created.options:
+        return
+    allowed = timeout_ms(ms)
+    if at + ARRIVAL_TOLERANCE_MS < opened_at + allowed:
+        raise _Bad(seq, f"timed out {opened_at + allowed - at} ms before its deadline "
+                        f"({allowed} ms from {opened_at})")
 
 
 def _check_seal(env: Envelope[Any], report: AuditReport, ms: MatchState,

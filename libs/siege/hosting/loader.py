@@ -25,7 +25,9 @@ def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) 
     """Decodes and folds stored entries into ``ms`` (entries must follow its head)."""
     for seq, stored, digest in entries:
         codec = ms.codec or CORE_CODEC
-        fold(ms, seq, digest, codec.decode(stored).event)
+        envelope = codec.decode(stored)
+        fold(ms, seq, digest, envelope.event)
+        ms.head_at = envelope.at
 
 
 class MatchLoader:
@@ -78,7 +80,7 @@ class MatchLoader:
         touched, and the next load re-reads the log.
         """
         codec = ms.codec or CORE_CODEC
-        at = self.clock.now_ms()
+        at = max(self.clock.now_ms(), ms.head_at)  # never before the entry it follows
         head_seq, head_hash = ms.head_seq, ms.head_hash
         sealed = seal(codec, ms.match_id, head_seq, head_hash, events, at)
         written = list(events)
@@ -113,6 +115,7 @@ class MatchLoader:
         if follow_up is None:
             for (seq, _, digest), event in zip(sealed, events, strict=True):
                 fold(ms, seq, digest, event)
+        ms.head_at = at
         return True
 
     def _audience(self, last: Event) -> str:

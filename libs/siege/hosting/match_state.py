@@ -39,7 +39,7 @@ class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids", "light", "timed_out", "damaged", "sealed",
+        "command_ids", "light", "timed_out", "damaged", "sealed", "head_at",
     )
 
     def __init__(self, match_id: str, light: bool = False) -> None:
@@ -53,6 +53,9 @@ class MatchState:
         self.game: Any = None
         self.head_seq = 0
         self.head_hash = GENESIS
+        # The time stamped on the head entry: an append never stamps an earlier one, so a
+        # log's times never run backwards even where services' clock estimates differ a little.
+        self.head_at = 0
         self.commitment: str | None = None
         self.player_seeds: list[bytes] = []
         # seq and body of the ChanceRequested still waiting for its answer
