@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
 import msgspec
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
-from siege.hosting.audit import audit
+from siege.hosting.audit import AuditFailure, AuditReport
+from siege.hosting.bulk import audit_many, default_jobs
+from siege.hosting.clock import SystemClock
 from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
 from siege.hosting.signing import Keyring, keyring_decoder
 from siege.tournament.state import is_tournament
+from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
-from siegeworks.cli.common import RedisUrl, fail, out, run_async
+from siegeworks.cli.common import RedisUrl, err, fail, out, run_async
 from siegeworks.keys import read_keyring
 from siegeworks.redis_target import open_log
 
@@ -56,33 +62,174 @@ def export(
 
 @app.command("audit")
 def audit_cmd(
-    source: Annotated[str, typer.Argument(help="An export file or a match id.")],
+    sources: Annotated[list[str], typer.Argument(
+        help="Export files, folders of them (*.jsonl), match ids or tournament ids (every "
+        "match the tournament recorded, each checked against the head it recorded).",
+        show_default=False)],
     keys: Annotated[Path | None, typer.Option(
         "--keys", help="The signing keys to trust (siege keys show --json); by default those "
         "published in the Redis of --redis-url.")] = None,
     allow_unsigned: Annotated[bool, typer.Option(
         "--allow-unsigned", help="Accept a log without the server's seal (exit 0 if the rest "
         "holds).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per log: what was "
+                                          "proved, or the first bad seq and why.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes auditing in "
+                                      "parallel; 0 = one per core.")] = 0,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Re-verify a match from its log alone: the hash chain, the dice, every action, the
-    result, and the server's seal. Exit 0 when valid, 1 with the first bad seq (or when the
-    log is unsigned, unless --allow-unsigned).
+    """Re-verify matches from their logs alone: the hash chain, the seed commitment and every
+    draw, the legality of every action, the result, the order of times and every timeout
+    against its deadline, and the server's seal. Exit 0 when every log is valid, 1 naming the
+    first bad seq of each that is not (or when a log is unsigned, unless --allow-unsigned).
 
-    Example: siege audit castle-dash-s7-00000; siege audit match.jsonl --keys keys.json"""
+    Examples: siege audit castle-dash-s7-00000; siege audit match.jsonl --keys keys.json;
+    siege audit exports/ t-0123456789ab --json"""
     try:
-        entries = run_async(_entries(source, redis_url))
-    except ExportFormatError as error:
-        out.print(f"audit {source}: FAILED at seq {error.seq}: {error.reason}")
+        broken: dict[int, AuditReport] = {}
+        found = run_async(_gather(sources, redis_url, keys is None, broken))
+    except ExportFormatError as error:  # a single file: its line is named
+        out.print(f"audit {sources[0]}: FAILED at seq {error.seq}: {error.reason}")
         raise typer.Exit(1) from None
-    report = audit(entries, _keyring(keys) if keys is not None else run_async(
-        _published_keys(redis_url)))
+    logs, keyring = found
+    if keys is not None:
+        keyring = _keyring(keys)
+    started = time.perf_counter()
+    todo = [i for i in range(len(logs)) if i not in broken]
+    wanted = [logs[i][1] for i in todo]
+    if len(logs) > 1 and not as_json:
+        with Progress(TextColumn("audit"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=err, transient=True) as progress:
+            task = progress.add_task("audit", total=len(wanted))
+            audited = audit_many(wanted, keyring, jobs, lambda i, r: progress.advance(task))
+    else:
+        audited = audit_many(wanted, keyring, jobs)
+    elapsed = time.perf_counter() - started
+    by_place = {**broken, **dict(zip(todo, audited, strict=True))}
+    reports = [by_place[i] for i in range(len(logs))]
+    verdicts = [_verdict(source, report, anchor, entries, allow_unsigned)
+                for (source, entries, anchor), report in zip(logs, reports, strict=True)]
+    if as_json:
+        for verdict in verdicts:
+            typer.echo(msgspec.json.encode(verdict).decode())
+    elif len(verdicts) == 1:
+        _print_one(reports[0], verdicts[0])
+    else:
+        _print_table(verdicts, elapsed, jobs or default_jobs())
+    raise typer.Exit(0 if all(v.ok for v in verdicts) else 1)
+
+
+class Verdict(msgspec.Struct, kw_only=True):
+    source: str
+    match_id: str
+    ok: bool
+    state: str  # finished, damaged: <reason>, failed
+    events: int
+    proved: list[str]  # the checks that held
+    seal: str  # verified, unsigned, unchecked
+    sealed_by: str = ""
+    anchor: str = ""  # "held" or why not, for a match of a tournament
+    failed_seq: int = 0
+    reason: str = ""
+
+
+CHECKS = ["chain", "dice", "actions", "times", "result"]
+
+
+def _verdict(source: str, report: AuditReport, anchor: str | None, entries: list[Entry],
+             allow_unsigned: bool) -> Verdict:
+    verdict = Verdict(source=source, match_id=report.match_id, ok=report.ok, state=report.state,
+                      events=report.events, proved=list(CHECKS) if report.ok else [],
+                      seal=report.seal, sealed_by=report.sealed_by)
+    if report.failure is not None:
+        verdict.failed_seq, verdict.reason = report.failure.seq, report.failure.reason
+        return verdict
+    if report.seal == "verified":
+        verdict.proved.append(f"seal by {report.sealed_by}")
+    elif not allow_unsigned:
+        verdict.ok = False
+        verdict.reason = "not signed by the server (--allow-unsigned accepts it)"
+    if anchor is not None:
+        head = entries[-1][2].hex() if entries and entries[-1][2] is not None else ""
+        if anchor == head:
+            verdict.anchor = "held"
+            verdict.proved.append("tournament anchor")
+        else:
+            verdict.ok = False
+            verdict.anchor = "the tournament recorded another head"
+            verdict.reason = verdict.reason or verdict.anchor
+    return verdict
+
+
+def _print_one(report: AuditReport, verdict: Verdict) -> None:
     out.print(report.line())
-    if report.ok and report.seal != "verified" and not allow_unsigned:
-        out.print(f"audit {report.match_id}: not signed by the server: the log proves nothing "
-                  "about who wrote it (--allow-unsigned accepts it)")
-        raise typer.Exit(1)
-    raise typer.Exit(0 if report.ok else 1)
+    if report.ok and not verdict.ok:
+        out.print(f"audit {report.match_id}: {verdict.reason}")
+
+
+def _print_table(verdicts: list[Verdict], elapsed: float, cores: int) -> None:
+    table = Table("match", "events", "result", "proved", "status")
+    for v in verdicts:
+        status = "[green]OK[/green]" if v.ok else (
+            f"[red]FAILED at seq {v.failed_seq}[/red]: {v.reason}" if v.failed_seq
+            else f"[red]FAILED[/red]: {v.reason}")
+        table.add_row(v.match_id or v.source, str(v.events), v.state, ", ".join(v.proved),
+                      status)
+    out.print(table)
+    passed = sum(v.ok for v in verdicts)
+    rate = len(verdicts) / elapsed if elapsed > 0 else 0.0
+    out.print(f"{len(verdicts)} audited: {passed} passed, {len(verdicts) - passed} failed "
+              f"({rate:.0f} matches/s on {min(cores, len(verdicts))} processes)")
+
+
+async def _gather(sources: list[str], redis_url: str | None, want_keys: bool,
+                  broken: dict[int, AuditReport]
+                  ) -> tuple[list[tuple[str, list[Entry], str | None]], Keyring]:
+    """Every log named (source, entries, the head a tournament recorded for it or None), and
+    the published keys (when wanted). An export file that does not parse goes in ``broken``
+    (by its place), its report the failure."""
+    files: list[tuple[str, Path]] = []
+    names: list[str] = []
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            found = sorted(path.glob("*.jsonl"))
+            if not found:
+                raise fail(f"{source} holds no export files (*.jsonl)")
+            files.extend((str(p), p) for p in found)
+        elif path.is_file():
+            files.append((source, path))
+        else:
+            names.append(source)
+    logs: list[tuple[str, list[Entry], str | None]] = []
+    for source, path in files:
+        try:
+            logs.append((source, read_export(path), None))  # type: ignore[arg-type]
+        except ExportFormatError as error:
+            if len(sources) == 1 and len(files) == 1:
+                raise
+            broken[len(logs)] = AuditReport(failure=AuditFailure(error.seq, error.reason))
+            logs.append((source, [], None))
+        except OSError as error:
+            raise fail(f"cannot read {source}: {error.strerror or error}") from None
+    keyring: Keyring = {}
+    if names or want_keys:
+        async with open_log(redis_url) as (log, where, _url):
+            for name in names:
+                if is_tournament(name):
+                    state, seq, _ = await TournamentStore(log, SystemClock()).load(name)
+                    if not seq:
+                        raise fail(f"no tournament named {name!r} in {where}")
+                    for match_id, recorded in state.recorded.items():
+                        logs.append((match_id, await log.read(match_id), recorded.head))
+                    continue
+                entries = await log.read(name)
+                if not entries:
+                    raise fail(f"no file and no match named {name!r} in {where}")
+                logs.append((name, entries, None))
+            if want_keys:
+                keyring = await read_keyring(log.redis)
+    return logs, keyring
 
 
 def _keyring(path: Path) -> Keyring:
@@ -92,11 +239,6 @@ def _keyring(path: Path) -> Keyring:
         raise fail(f"cannot read {path}: {error.strerror or error}") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise fail(f"{path} is not a keyring (siege keys show --json): {error}") from None
-
-
-async def _published_keys(redis_url: str | None) -> Keyring:
-    async with open_log(redis_url) as (log, _where, _url):
-        return await read_keyring(log.redis)
 
 
 @app.command()
