@@ -36,7 +36,8 @@ def _when(ms: int) -> str:
 
 
 def keyring_table(keyring: Keyring) -> Table:
-    table = Table("key", "public key (Ed25519, hex)", "created", "status")
+    table = Table("key", "created", "status")
+    table.add_column("public key (Ed25519, hex)", overflow="fold")
     for record in sorted(keyring.values(), key=lambda r: r.created_ms):
         if not record.retired_ms:
             status = "current"
@@ -44,7 +45,7 @@ def keyring_table(keyring: Keyring) -> Table:
             problem = retirement_problem(keyring, record)
             status = (f"retired {_when(record.retired_ms)} by {record.retired_by}"
                       if problem is None else f"[red]{problem}[/red]")
-        table.add_row(record.key, record.public, _when(record.created_ms), status)
+        table.add_row(record.key, _when(record.created_ms), status, record.public)
     return table
 
 
