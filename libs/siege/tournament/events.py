@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from siege.contracts.events import Event
+from siege.contracts.events import Event, MatchSealed
 
 Format = Literal["swiss", "round-robin", "elimination"]
 
@@ -60,7 +60,7 @@ class TournamentFinished(Event, frozen=True, tag="tm.finished", kw_only=True):
 
 TOURNAMENT_EVENTS: tuple[type[Event], ...] = (
     TournamentCreated, EntrantRegistered, EntrantWithdrew, RoundPaired, MatchRecorded,
-    TournamentFinished,
+    TournamentFinished, MatchSealed,  # the server's seal ends a finished tournament's stream
 )
 
 

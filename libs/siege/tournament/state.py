@@ -7,7 +7,7 @@ import re
 
 import msgspec
 
-from siege.contracts.events import Event
+from siege.contracts.events import Event, MatchSealed
 from siege.contracts.rejections import RejectionCode
 from siege.tournament.events import (
     EntrantRegistered,
@@ -33,6 +33,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
     recorded: dict[str, MatchRecorded] = {}  # by match id
     order: list[Recorded] = []  # results and byes in the order the stream recorded them
     finished: bool = False
+    sealed: MatchSealed | None = None  # the server's seal, after TournamentFinished
 
     @property
     def current_round(self) -> int:
@@ -91,6 +92,8 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
         state.created = event
     elif isinstance(event, TournamentFinished):
         state.finished = True
+    elif isinstance(event, MatchSealed):
+        state.sealed = event
     return state
 
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from siege.contracts.envelope import GENESIS, EventCodec, seal
 from siege.contracts.events import Event
 from siege.eventlog.log import AppendConflict, EventLog
+from siege.hosting import signing
 from siege.hosting.clock import Clock
 from siege.tournament.events import TOURNAMENT_EVENTS, TournamentFinished
 from siege.tournament.state import TournamentState, evolve
@@ -45,8 +48,9 @@ class TournamentStore:
             if not events:
                 return state
             sealed = seal(CODEC, tournament_id, seq, head, events, self.clock.now_ms())
-            # Only the end concerns a service: scoring applies the ratings then.
-            audience = "scoring" if isinstance(events[-1], TournamentFinished) else None
+            # Only the end concerns a service: the dice service seals the stream, then scoring
+            # applies the ratings.
+            audience = "dice" if isinstance(events[-1], TournamentFinished) else None
             result = await self.log.append(tournament_id, seq, head,
                                            [(s, h) for _, s, h in sealed], audience=audience)
             if not isinstance(result, AppendConflict):
@@ -54,3 +58,24 @@ class TournamentStore:
                     evolve(state, event)
                 return state
         raise TournamentConflictError(f"{tournament_id}: stream kept moving")
+
+
+async def seal_finished(log: EventLog, tournament_id: str, private: Ed25519PrivateKey) -> bool:
+    """Seals a finished tournament's stream (once): the server's signature over its last
+    entry, dated as that entry (so a stream is the same bytes however often it is resumed).
+    The seal's pointer goes to scoring. True if this call sealed it."""
+    entries = await log.read(tournament_id)
+    if not entries:
+        return False
+    state = TournamentState()
+    envelopes = [CODEC.decode(stored) for _, stored, _ in entries]
+    for envelope in envelopes:
+        evolve(state, envelope.event)
+    if not state.finished or state.sealed is not None:
+        return False
+    seq, _, head = entries[-1]
+    event = signing.seal(private, tournament_id, seq, head)
+    sealed = seal(CODEC, tournament_id, seq, head, [event], envelopes[-1].at)
+    result = await log.append(tournament_id, seq, head, [(s, h) for _, s, h in sealed],
+                              audience="scoring")
+    return not isinstance(result, AppendConflict)

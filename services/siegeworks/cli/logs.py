@@ -12,13 +12,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from siege.contracts.events import MatchSealed
 from siege.hosting.audit import AuditFailure, AuditReport
 from siege.hosting.bulk import audit_many, default_jobs
 from siege.hosting.clock import SystemClock
 from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
-from siege.hosting.signing import Keyring, keyring_decoder
+from siege.hosting.signing import Keyring, keyring_decoder, seal_problem
+from siege.tournament.events import TournamentFinished
 from siege.tournament.state import is_tournament
+from siege.tournament.store import CODEC as TOURNAMENT_CODEC
 from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, err, fail, out, run_async
@@ -87,7 +90,8 @@ def audit_cmd(
     siege audit exports/ t-0123456789ab --json"""
     try:
         broken: dict[int, AuditReport] = {}
-        found = run_async(_gather(sources, redis_url, keys is None, broken))
+        streams: list[tuple[str, list[Entry]]] = []
+        found = run_async(_gather(sources, redis_url, keys is None, broken, streams))
     except ExportFormatError as error:  # a single file: its line is named
         out.print(f"audit {sources[0]}: FAILED at seq {error.seq}: {error.reason}")
         raise typer.Exit(1) from None
@@ -109,6 +113,8 @@ def audit_cmd(
     reports = [by_place[i] for i in range(len(logs))]
     verdicts = [_verdict(source, report, anchor, entries, allow_unsigned)
                 for (source, entries, anchor), report in zip(logs, reports, strict=True)]
+    verdicts += [_tournament_verdict(name, entries, keyring, allow_unsigned)
+                 for name, entries in streams]
     if as_json:
         for verdict in verdicts:
             typer.echo(msgspec.json.encode(verdict).decode())
@@ -161,6 +167,31 @@ def _verdict(source: str, report: AuditReport, anchor: str | None, entries: list
     return verdict
 
 
+def _tournament_verdict(name: str, entries: list[Entry], keyring: Keyring,
+                        allow_unsigned: bool) -> Verdict:
+    """A tournament's own stream: sealed by the server once it finished (the seal covers every
+    match result and anchor it recorded)."""
+    envelopes = [TOURNAMENT_CODEC.decode(stored) for _, stored, _ in entries]
+    verdict = Verdict(source=name, match_id=name, ok=True, state="tournament",
+                      events=len(entries), proved=[], seal="unsigned")
+    last = envelopes[-1]
+    if isinstance(last.event, MatchSealed):
+        verdict.sealed_by = last.event.key
+        problem = seal_problem(keyring, last.event, name, last.seq - 1, last.prev, last.at)
+        if problem is not None:
+            verdict.ok, verdict.failed_seq, verdict.reason = False, last.seq, problem
+        else:
+            verdict.seal = "verified"
+            verdict.proved.append(f"seal by {last.event.key}")
+    elif any(isinstance(e.event, TournamentFinished) for e in envelopes):
+        if not allow_unsigned:
+            verdict.ok = False
+            verdict.reason = "finished but not signed by the server (--allow-unsigned accepts it)"
+    else:
+        verdict.state = "tournament, under way (sealed once it finishes)"
+    return verdict
+
+
 def _print_one(report: AuditReport, verdict: Verdict) -> None:
     out.print(report.line())
     if report.ok and not verdict.ok:
@@ -183,11 +214,11 @@ def _print_table(verdicts: list[Verdict], elapsed: float, cores: int) -> None:
 
 
 async def _gather(sources: list[str], redis_url: str | None, want_keys: bool,
-                  broken: dict[int, AuditReport]
+                  broken: dict[int, AuditReport], streams: list[tuple[str, list[Entry]]]
                   ) -> tuple[list[tuple[str, list[Entry], str | None]], Keyring]:
     """Every log named (source, entries, the head a tournament recorded for it or None), and
     the published keys (when wanted). An export file that does not parse goes in ``broken``
-    (by its place), its report the failure."""
+    (by its place), its report the failure; a tournament's own stream goes in ``streams``."""
     files: list[tuple[str, Path]] = []
     names: list[str] = []
     for source in sources:
@@ -220,6 +251,7 @@ async def _gather(sources: list[str], redis_url: str | None, want_keys: bool,
                     state, seq, _ = await TournamentStore(log, SystemClock()).load(name)
                     if not seq:
                         raise fail(f"no tournament named {name!r} in {where}")
+                    streams.append((name, await log.read(name)))
                     for match_id, recorded in state.recorded.items():
                         logs.append((match_id, await log.read(match_id), recorded.head))
                     continue

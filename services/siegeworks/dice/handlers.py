@@ -11,6 +11,8 @@ from siege.eventlog.keys import seed_key
 from siege.hosting.chance import owed_by_dice
 from siege.hosting.match_state import MatchState
 from siege.hosting.signing import seal_owed
+from siege.tournament.state import is_tournament
+from siege.tournament.store import seal_finished
 from siegeworks.bus import LOG
 from siegeworks.context import ServiceContext
 
@@ -42,6 +44,10 @@ class SeedVault:
 
 
 async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppended) -> None:
+    if is_tournament(note.match_id):  # a tournament's end: seal its stream
+        if ctx.signing_key is not None:
+            await seal_finished(ctx.log, note.match_id, ctx.signing_key())
+        return
     for attempt in range(8):
         # A pointer comes only when dice owes something: finding nothing, look again at the
         # log's head too (a cache ahead of a log that went back finds nothing for ever).
