@@ -83,18 +83,17 @@ class KeyFile:
         self._key: Ed25519PrivateKey | None = None
 
     def current(self) -> Ed25519PrivateKey:
+        seen = self._stat()
+        if self._key is None or seen != self._seen:
+            self._key = load_or_create(self.path)
+            self._seen = self._stat()  # the file as loaded (made just now, if it was missing)
+        return self._key
+
+    def _stat(self) -> tuple[int, int] | None:
         try:
             stat = self.path.stat()
         except OSError:
-            stat = None
-        seen = (stat.st_mtime_ns, stat.st_ino) if stat is not None else None
-        if self._key is None or seen != self._seen:
-            self._key = load_or_create(self.path)
-            self._seen = seen if seen is not None else self._stat()
-        return self._key
-
-    def _stat(self) -> tuple[int, int]:
-        stat = self.path.stat()
+            return None
         return stat.st_mtime_ns, stat.st_ino
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from siege.hosting.audit import AuditReport
-from siegeworks.cli.logs import _verdict
+from siege.hosting.bulk import match_verdict
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +69,7 @@ def test_a_tournament_and_a_folder_of_exports_are_audited_in_bulk(tmp_path: Path
 def test_a_match_whose_log_is_not_the_one_the_tournament_anchored_fails() -> None:
     report = AuditReport(match_id="t-1-r01-t0000", events=1, seal="verified", sealed_by="k")
     entries = [(1, b"", bytes(32))]
-    held = _verdict("m", report, "00" * 32, entries, allow_unsigned=False)
+    held = match_verdict("m", report, "00" * 32, entries, allow_unsigned=False)
     assert held.ok and held.anchor == "held"
-    moved = _verdict("m", report, "11" * 32, entries, allow_unsigned=False)
+    moved = match_verdict("m", report, "11" * 32, entries, allow_unsigned=False)
     assert not moved.ok and "another head" in moved.reason

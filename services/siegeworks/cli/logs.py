@@ -12,16 +12,13 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from siege.contracts.events import MatchSealed
 from siege.hosting.audit import AuditFailure, AuditReport
-from siege.hosting.bulk import audit_many, default_jobs
+from siege.hosting.bulk import Verdict, audit_many, default_jobs, match_verdict, tournament_verdict
 from siege.hosting.clock import SystemClock
 from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
 from siege.hosting.replay import ReplayError, replay_to
-from siege.hosting.signing import Keyring, keyring_decoder, seal_problem
-from siege.tournament.events import TournamentFinished
+from siege.hosting.signing import Keyring, keyring_decoder
 from siege.tournament.state import is_tournament
-from siege.tournament.store import CODEC as TOURNAMENT_CODEC
 from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, err, fail, out, run_async
@@ -111,9 +108,9 @@ def audit_cmd(
     elapsed = time.perf_counter() - started
     by_place = {**broken, **dict(zip(todo, audited, strict=True))}
     reports = [by_place[i] for i in range(len(logs))]
-    verdicts = [_verdict(source, report, anchor, entries, allow_unsigned)
+    verdicts = [match_verdict(source, report, anchor, entries, allow_unsigned)
                 for (source, entries, anchor), report in zip(logs, reports, strict=True)]
-    verdicts += [_tournament_verdict(name, entries, keyring, allow_unsigned)
+    verdicts += [tournament_verdict(name, entries, keyring, allow_unsigned)
                  for name, entries in streams]
     if as_json:
         for verdict in verdicts:
@@ -123,73 +120,6 @@ def audit_cmd(
     else:
         _print_table(verdicts, elapsed, jobs or default_jobs())
     raise typer.Exit(0 if all(v.ok for v in verdicts) else 1)
-
-
-class Verdict(msgspec.Struct, kw_only=True):
-    source: str
-    match_id: str
-    ok: bool
-    state: str  # finished, damaged: <reason>, failed
-    events: int
-    proved: list[str]  # the checks that held
-    seal: str  # verified, unsigned, unchecked
-    sealed_by: str = ""
-    anchor: str = ""  # "held" or why not, for a match of a tournament
-    failed_seq: int = 0
-    reason: str = ""
-
-
-CHECKS = ["chain", "dice", "actions", "times", "result"]
-
-
-def _verdict(source: str, report: AuditReport, anchor: str | None, entries: list[Entry],
-             allow_unsigned: bool) -> Verdict:
-    verdict = Verdict(source=source, match_id=report.match_id, ok=report.ok, state=report.state,
-                      events=report.events, proved=list(CHECKS) if report.ok else [],
-                      seal=report.seal, sealed_by=report.sealed_by)
-    if report.failure is not None:
-        verdict.failed_seq, verdict.reason = report.failure.seq, report.failure.reason
-        return verdict
-    if report.seal == "verified":
-        verdict.proved.append(f"seal by {report.sealed_by}")
-    elif not allow_unsigned:
-        verdict.ok = False
-        verdict.reason = "not signed by the server (--allow-unsigned accepts it)"
-    if anchor is not None:
-        head = entries[-1][2].hex() if entries and entries[-1][2] is not None else ""
-        if anchor == head:
-            verdict.anchor = "held"
-            verdict.proved.append("tournament anchor")
-        else:
-            verdict.ok = False
-            verdict.anchor = "the tournament recorded another head"
-            verdict.reason = verdict.reason or verdict.anchor
-    return verdict
-
-
-def _tournament_verdict(name: str, entries: list[Entry], keyring: Keyring,
-                        allow_unsigned: bool) -> Verdict:
-    """A tournament's own stream: sealed by the server once it finished (the seal covers every
-    match result and anchor it recorded)."""
-    envelopes = [TOURNAMENT_CODEC.decode(stored) for _, stored, _ in entries]
-    verdict = Verdict(source=name, match_id=name, ok=True, state="tournament",
-                      events=len(entries), proved=[], seal="unsigned")
-    last = envelopes[-1]
-    if isinstance(last.event, MatchSealed):
-        verdict.sealed_by = last.event.key
-        problem = seal_problem(keyring, last.event, name, last.seq - 1, last.prev, last.at)
-        if problem is not None:
-            verdict.ok, verdict.failed_seq, verdict.reason = False, last.seq, problem
-        else:
-            verdict.seal = "verified"
-            verdict.proved.append(f"seal by {last.event.key}")
-    elif any(isinstance(e.event, TournamentFinished) for e in envelopes):
-        if not allow_unsigned:
-            verdict.ok = False
-            verdict.reason = "finished but not signed by the server (--allow-unsigned accepts it)"
-    else:
-        verdict.state = "tournament, under way (sealed once it finishes)"
-    return verdict
 
 
 def _print_one(report: AuditReport, verdict: Verdict) -> None:

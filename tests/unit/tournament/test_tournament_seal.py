@@ -10,6 +10,7 @@ import msgspec
 from siege.contracts.envelope import seal
 from siege.contracts.events import MatchSealed
 from siege.eventlog.log import MemoryEventLog
+from siege.hosting.bulk import tournament_verdict
 from siege.hosting.clock import FixedClock
 from siege.hosting.signing import new_key, record_of
 from siege.tournament.events import (
@@ -20,7 +21,6 @@ from siege.tournament.events import (
     TournamentFinished,
 )
 from siege.tournament.store import CODEC, TournamentStore, seal_finished
-from siegeworks.cli.logs import _tournament_verdict
 
 TID = "t-0123456789ab"
 
@@ -51,14 +51,14 @@ def test_a_finished_tournament_is_sealed_once_and_a_rewritten_result_breaks_the_
     keyring = {r.key: r for r in records}
     envs = [CODEC.decode(stored) for _, stored, _ in entries]
     assert isinstance(envs[-1].event, MatchSealed) and envs[-1].at == envs[-2].at
-    assert _tournament_verdict(TID, entries, keyring, False).seal == "verified"
+    assert tournament_verdict(TID, entries, keyring, False).seal == "verified"
 
     # The forger gives the result to someone else and recomputes the chain.
     edited = [msgspec.structs.replace(e.event, ranks=[3, 2, 1])
               if isinstance(e.event, MatchRecorded) else e.event for e in envs]
     forged = seal(CODEC, TID, 0, bytes(32), edited, envs[0].at)
-    verdict = _tournament_verdict(TID, forged, keyring, False)
+    verdict = tournament_verdict(TID, forged, keyring, False)
     assert not verdict.ok and "does not match the log" in verdict.reason
     # Without the seal, a finished tournament is refused unless unsigned streams are allowed.
-    assert not _tournament_verdict(TID, forged[:-1], keyring, False).ok
-    assert _tournament_verdict(TID, forged[:-1], keyring, True).ok
+    assert not tournament_verdict(TID, forged[:-1], keyring, False).ok
+    assert tournament_verdict(TID, forged[:-1], keyring, True).ok
