@@ -14,7 +14,6 @@ import secrets
 import signal
 import socket
 import time
-import weakref
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from functools import partial
 from typing import Any
@@ -275,7 +274,9 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
     # One handler at a time per match in this process: the loader's cached state is shared,
     # and entries of one match can arrive on several streams and through the claimer at once.
-    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+    # A plain dict with a count of the handlers holding or awaiting each lock, emptied as a
+    # match's last one leaves (a weak dictionary cost more per message than the lock itself).
+    locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     async def handle(stream: str, entry_id: str, message: Any) -> None:
         if isinstance(message, ingress.ClientsChanged):
@@ -292,11 +293,18 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         # No per-message log context: the consumer logs one record per batch, with the match
         # ids it touched (and the match id of any entry whose handler fails).
         match_id = getattr(message, "match_id", "")
-        lock = locks.get(match_id)
-        if lock is None:
-            lock = locks[match_id] = asyncio.Lock()
-        async with lock:
-            await route(message)
+        held = locks.get(match_id)
+        if held is None:
+            held = locks[match_id] = (asyncio.Lock(), [0])
+        lock, users = held
+        users[0] += 1
+        try:
+            async with lock:
+                await route(message)
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del locks[match_id]
 
     async def follow(streams: Collection[str]) -> list[str]:
         """Reads these clients' commands streams from now on. The other reader's group is

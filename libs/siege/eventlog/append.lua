@@ -110,7 +110,10 @@ if string.sub(bus_key, -9) ~= ":bus:none" then
     redis.call("XADD", bus_key, "*", "m", match_id,
         "f", string.format("%d", expected_seq + 1), "l", string.format("%d", seq))
 end
-redis.call("ZADD", matches_key, 0, match_id)
+-- Listed once, by the append that creates the log: every later one would only re-add it.
+if expected_seq == 0 then
+    redis.call("ZADD", matches_key, 0, match_id)
+end
 if side_key ~= nil then
     redis.call("SET", side_key, side_value, "NX")
 end

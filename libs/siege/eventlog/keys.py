@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import re
 import zlib
+from functools import lru_cache
 
 SHARDS = 16
 """Number of shards. Part of every key name: never change it on a live deployment."""
 
 
+KEYS_CACHED = 1 << 16
+"""Key names remembered per process: every action names its match's keys several times, and a
+process has far fewer live matches and clients than this."""
+
+
+@lru_cache(maxsize=KEYS_CACHED)
 def shard_of(match_id: str) -> int:
     """The shard of a match: crc32 of its UTF-8 id, modulo :data:`SHARDS` (stable across runs).
 
@@ -30,6 +37,7 @@ def _tag(shard: int) -> str:
     return f"{{s{shard}}}"
 
 
+@lru_cache(maxsize=KEYS_CACHED)
 def log_key(match_id: str) -> str:
     """The match's event stream, e.g. ``{s3}:log:<match_id>``."""
     return f"{_tag(shard_of(match_id))}:log:{match_id}"
@@ -89,6 +97,7 @@ def valid_client_id(client: str) -> bool:
     return CLIENT_ID.fullmatch(client) is not None
 
 
+@lru_cache(maxsize=KEYS_CACHED)
 def client_prefix(client: str) -> str:
     """Every stream written for one client starts with this; one ACL pattern
     (``%R~siege:client:{<id>}:*``) opens exactly these to that client. The hash tag keeps a
