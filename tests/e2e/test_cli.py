@@ -6,22 +6,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-SIEGE = [sys.executable, "-m", "siegeworks.cli"]
-
-
-def siege(args: list[str], data_dir: Path, path: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["SIEGE_DATA_DIR"] = str(data_dir)
-    env["COLUMNS"] = "200"
-    if path is not None:
-        env["PATH"] = path
-    return subprocess.run(SIEGE + args, env=env, capture_output=True, text=True, timeout=300)
-
+from cli_support import SIEGE, siege
 
 RUN = ["run", "--game", "castle-dash", "--matches", "2", "--players", "4",
        "--seed", "11", "--fixed-clock", "0"]

@@ -9,6 +9,7 @@ from typing import Any
 import redis.asyncio
 
 from siege.contracts.events import MatchCreated
+from siege.contracts.lobby import OpenSeats
 from siege.contracts.messages import (
     CommandRefused,
     JoinMatch,
@@ -22,6 +23,7 @@ from siege.hosting.lobby import OPEN
 from siege.hosting.match_state import codec_for
 from siegeworks.clients.joiner import join_and_play
 from siegeworks.clients.remote import SeatReader
+from siegeworks.match.lobby import read_listing
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus
@@ -40,13 +42,21 @@ def test_outside_clients_join_open_seats_and_the_match_audits(
         seen_a: list = []
         seen_b: list = []
         seen_late: list = []
+        listings: list = []
         played = asyncio.create_task(play_specs([spec], redis_client, b"seed",
                                                 stall_timeout_s=60))
+        # The public lobby lists the match with its two open seats before anyone joins.
+        async def listed() -> list:
+            while not (found := await read_listing(redis_client)):
+                await asyncio.sleep(0.01)
+            return found
+        listings.append(await asyncio.wait_for(listed(), timeout=30))
         finished = await asyncio.wait_for(asyncio.gather(
             join_and_play(redis_client, "ann", spec.match_id, seen=seen_a),
             join_and_play(redis_client, "bob", spec.match_id, seen=seen_b)), timeout=60)
         results = await asyncio.wait_for(played, timeout=60)
         assert finished[0] == finished[1] == results[spec.match_id]
+        listings.append(await read_listing(redis_client))  # full, so gone
         # A third client finds the match full; its refusal comes to its own inbox.
         reader = SeatReader(redis_client, block_ms=200)
         reader.follow(inbox_key("late"), "0-0")
@@ -54,9 +64,14 @@ def test_outside_clients_join_open_seats_and_the_match_audits(
             match_id=spec.match_id, client="late"))
         while not seen_late:
             seen_late += await reader.poll()
-        return results, seen_a, seen_b, seen_late
+        return results, seen_a, seen_b, seen_late, listings
 
-    results, seen_a, seen_b, seen_late = run(scenario())
+    results, seen_a, seen_b, seen_late, listings = run(scenario())
+    assert listings[0] == [OpenSeats(match_id=spec.match_id, game="castle-dash", seats=4,
+                                     open=[2, 3], seat_names=spec.seat_names,
+                                     creator=listings[0][0].creator)]
+    assert listings[0][0].creator  # the organiser's run, a real client id
+    assert listings[1] == []
     entries = run(RedisEventLog(redis_client).read(spec.match_id))
     assert audit(entries).ok
     created = codec_for("castle-dash").decode(entries[0][1]).event

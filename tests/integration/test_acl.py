@@ -29,6 +29,7 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
+    LOBBY_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
     commands_key,
@@ -133,6 +134,8 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("client-alice", ("XRANGE", log_key("m"), "-", "+")),  # the full log holds hidden cards
     ("client-alice", ("GET", SEAT_SECRET_KEY)),
     ("client-alice", ("FLUSHALL",)),
+    ("client-alice", ("HSET", LOBBY_HASH, "m", "x")),  # only the match service lists matches
+    ("client-alice", ("HDEL", LOBBY_HASH, "m")),
     ("siege-dice", ("XRANGE", commands_key("alice"), "-", "+")),
     ("siege-rules", ("GET", seed_key("m"))),  # only dice reads the dice seeds
     ("siege-match", ("GET", seed_key("m"))),
@@ -154,6 +157,9 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("client-alice", "pw-alice", ("XRANGE", inbox_key("alice"), "-", "+")),
     ("client-alice", "pw-alice", ("XREAD", "STREAMS", view_key("alice", "m", 0), "0-0")),
     ("client-alice", "pw-alice", ("XRANGE", RESULTS_STREAM, "-", "+")),
+    ("client-alice", "pw-alice", ("HSCAN", LOBBY_HASH, "0")),  # the public lobby
+    ("client-alice", "pw-alice", ("HGETALL", LOBBY_HASH)),
+    ("siege-match", "pw-match", ("HSET", LOBBY_HASH, "m", "x")),
     ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
 ])
 def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,

@@ -43,3 +43,15 @@ def get_engine(name: str) -> Engine[Any]:
     if name not in HOSTED:
         raise UnknownGameError(f"unknown game {name!r}; hosted games: {', '.join(game_names())}")
     return _hosted(name)
+
+
+def reference_data(name: str) -> dict[str, Any]:
+    """What a client needs to read a hosted game's views, as plain JSON-ready data: the names
+    and text of its cards, the spaces of its board, the order of its lists, the meaning of its
+    codes. Each game keeps it in its package's ``reference`` module (``reference()``); the
+    contract publishes it beside the schemas (``docs/contract/games/<game>.json``)."""
+    if name not in HOSTED:
+        raise UnknownGameError(f"unknown game {name!r}; hosted games: {', '.join(game_names())}")
+    package = HOSTED[name].partition(":")[0].rsplit(".", 1)[0]
+    data: dict[str, Any] = import_module(f"{package}.reference").reference()
+    return data

@@ -17,6 +17,7 @@ from siege.eventlog.keys import (
     DEAD_LETTER_STREAM,
     DEADLINES_KEY,
     KEYS_HASH,
+    LOBBY_HASH,
     RESULTS_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
@@ -30,6 +31,7 @@ SERVICE_COMMANDS = ("+@read", "+@write", "+@stream", "+@scripting", "+@transacti
                     "+@connection", "+@keyspace", "-@dangerous", "-@admin", "+info",
                     "+client|setname", "+client|id", "+time")
 CLIENT_COMMANDS = ("+xadd", "+xread", "+xrange", "+xrevrange", "+xlen", "+hget", "+hmget",
+                   "+hgetall", "+hscan", "+hlen",
                    "+ping", "+hello",
                    "+auth", "+client|setname", "+client|id", "+select")
 
@@ -53,7 +55,7 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
-        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*",
+        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*", f"%RW~{LOBBY_HASH}",
         f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "rules": (
@@ -88,7 +90,7 @@ def client_rules(client: str) -> list[str]:
     came on says who sent it (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
             f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
-            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}"]
+            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", f"%R~{LOBBY_HASH}"]
 
 
 def auditor_rules() -> list[str]:

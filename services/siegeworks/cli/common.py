@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
-from collections.abc import Callable, Coroutine
+import sys
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, TypeVar
 
+import msgspec
 import typer
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -28,6 +31,35 @@ err = Console(stderr=True)
 RedisUrl = Annotated[str | None, typer.Option(
     "--redis-url", envvar="REDIS_URL",
     help="Redis holding the match logs; without it an embedded Redis is started.")]
+
+
+class JsonLines:
+    """A command's machine-readable output: one JSON object per line on stdout, each with an
+    ``event`` naming what it reports (docs/clients.md, "Finding matches"). Off, it writes
+    nothing."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def emit(self, event: str, **fields: Any) -> None:
+        if self.on:
+            sys.stdout.write(msgspec.json.encode({"event": event, **fields}).decode() + "\n")
+            sys.stdout.flush()  # a reader acts on each line as it comes (the match ids first)
+
+
+@contextlib.contextmanager
+def human_text_to_stderr(move: bool) -> Iterator[None]:
+    """While ``move``, what the command prints for people goes to stderr, leaving stdout to
+    its JSON lines."""
+    if not move:
+        yield
+        return
+    previous = out.file
+    out.file = sys.stderr
+    try:
+        yield
+    finally:
+        out.file = previous
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -16,11 +16,13 @@ from siege.engine.registry import game_names, get_engine
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
     ClientId,
+    JsonLines,
     RedisUrl,
     ServicesRedisUrl,
     check_table,
     default_players,
     fail,
+    human_text_to_stderr,
     out,
     run_as_client,
     run_async,
@@ -63,11 +65,16 @@ def run(
         min=0, help="Leave the last N seats of each match for outside clients to join "
         "(JoinMatch; see docs/clients.md). Waits for them.")] = 0,
     decks: Decks = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="JSON Lines on stdout for scripts and clients (the match ids first, "
+        "then each result and audit, then a summary); the usual text goes to stderr.")]
+    = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play bot matches, store their logs in Redis, and audit every one.
 
-    Example: siege run --game castle-assault --matches 10 --bots greedy,random --seed 7"""
+    Examples: siege run --game castle-assault --matches 10 --bots greedy,random --seed 7
+              siege run --open-seats 1 --json | jq -r 'select(.event=="matches").match_ids[]'"""
     players = default_players(game, players)
     check_table(game, players, bots)
     options = game_options(game, players, decks)
@@ -78,13 +85,18 @@ def run(
     cfg = RunConfig(game=game, matches=matches, players=players, bots=bots.split(","),
                     seed=seed, fixed_clock_ms=fixed_clock, open_seats=open_seats,
                     options=options)
-    failed = run_async(_run(cfg, redis_url, in_process))
+    with human_text_to_stderr(as_json):
+        failed = run_async(_run(cfg, redis_url, in_process, JsonLines(as_json)))
     if failed:
         raise typer.Exit(1)
 
 
-async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
+async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool,
+               lines: JsonLines) -> int:
     async with open_log(redis_url) as (log, where, url):
+        lines.emit("matches", game=cfg.game, players=cfg.players, seed=cfg.seed,
+                   open_seats=cfg.open_seats, redis=redacted(url),
+                   match_ids=[cfg.match_id(i) for i in range(cfg.matches)])
         mode = "in one process" if in_process else "through the match, rules, dice and scoring"\
             " services"
         out.print(f"siege run: {cfg.matches} x {cfg.game}, {cfg.players} players, "
@@ -100,6 +112,9 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
             def advance(result: MatchFinished) -> None:
                 nonlocal done
                 done += 1
+                lines.emit("finished", match_id=result.match_id, game=result.game,
+                           seat_names=result.seat_names, ranks=result.ranks,
+                           reason=result.reason)
                 progress.advance(task)
                 if not out.is_terminal and (done % every == 0 or done == cfg.matches):
                     # A log file gets a line now and then instead of a bar it cannot redraw.
@@ -116,7 +131,13 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool) -> int:
             report = await audit_match(log, match_id, keyring)
             failed += not report.ok or report.seal != "verified"
             out.print(report.line())
+            lines.emit("audited", match_id=match_id, ok=report.ok, state=report.state,
+                       events=report.events, seal=report.seal, sealed_by=report.sealed_by,
+                       failed_seq=report.failure.seq if report.failure else 0,
+                       reason=report.failure.reason if report.failure else "")
         unfinished = len(result.match_ids) - len(result.finished)
+        lines.emit("summary", finished=len(result.finished), unfinished=unfinished,
+                   audits_passed=len(result.match_ids) - failed, audits_failed=failed)
         out.print(f"{len(result.finished)} finished, {unfinished} unfinished, "
                   f"{len(result.match_ids) - failed} audits passed, {failed} failed")
         return failed + unfinished

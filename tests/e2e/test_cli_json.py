@@ -1,0 +1,33 @@
+"""Finding matches without scraping text: ``siege run --json`` and ``siege lobby``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import siege
+
+
+def test_run_json_gives_ids_first_then_results_audits_and_a_summary(tmp_path: Path) -> None:
+    done = siege(["run", "--matches", "2", "--seed", "5", "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]  # stdout: JSON only
+    assert [line["event"] for line in lines] == [
+        "matches", "finished", "finished", "audited", "audited", "summary"]
+    ids = lines[0]["match_ids"]
+    assert ids == ["castle-dash-s5-00000", "castle-dash-s5-00001"]
+    assert lines[0]["game"] == "castle-dash" and lines[0]["players"] == 4
+    assert sorted(line["match_id"] for line in lines[1:3]) == ids
+    assert all(len(line["ranks"]) == 4 and min(line["ranks"]) == 1
+               and line["reason"] == "finished" for line in lines[1:3])
+    assert [(line["match_id"], line["ok"], line["seal"]) for line in lines[3:5]] == [
+        (ids[0], True, "verified"), (ids[1], True, "verified")]
+    assert lines[5] == {"event": "summary", "finished": 2, "unfinished": 0,
+                        "audits_passed": 2, "audits_failed": 0}
+    assert "audits passed" in done.stderr  # the text for people is still there, on stderr
+
+
+def test_lobby_needs_a_redis_to_read(tmp_path: Path) -> None:
+    done = siege(["lobby"], tmp_path)
+    assert done.returncode == 2
+    assert "--redis-url or REDIS_URL" in done.stderr and "Traceback" not in done.stderr
