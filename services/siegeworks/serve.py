@@ -24,8 +24,10 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import NoPermissionError, RedisError, ResponseError
 
 from siege.contracts.messages import LogAppended, Message, SubmitAction
+from siege.contracts.version import CONTRACT_VERSION
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
+    CONTRACT_KEY,
     SEAT_SECRET_KEY,
     SHARDS,
     bus_key,
@@ -383,6 +385,9 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                     rewound(what)
                 if service == "match":  # the one that decides on new matches
                     await measure(redis, room)
+                    # ... and says which contract the services speak, for clients to check
+                    # (every beat: a store that went back or was flushed gets it again).
+                    await redis.hset(CONTRACT_KEY, "version", CONTRACT_VERSION)
                 health = Health(service=service, consumer=consumer, pid=os.getpid(),
                                 host=socket.gethostname(), at_ms=int(time.time() * 1000),
                                 processed=reader.processed, failed=reader.failed,

@@ -16,7 +16,8 @@ from siege.contracts.messages import (
     SeatGranted,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import commands_key, inbox_key
+from siege.contracts.version import CONTRACT_VERSION
+from siege.eventlog.keys import CONTRACT_KEY, commands_key, inbox_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
@@ -82,3 +83,14 @@ def test_outside_clients_join_open_seats_and_the_match_audits(
     assert len(grants_a) == 1 and grants_a[0].seat in (2, 3)
     assert [(m.code, m.subject) for m in seen_late if isinstance(m, CommandRefused)] == [
         (RejectionCode.MATCH_FULL, spec.match_id)]
+
+
+def test_the_services_say_which_contract_version_they_speak(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    async def version() -> bytes:  # written with the match service's beat, a second apart
+        while (said := await redis_client.hget(CONTRACT_KEY, "version")) is None:
+            await asyncio.sleep(0.05)
+        return said
+
+    assert run(asyncio.wait_for(version(), timeout=10)) == CONTRACT_VERSION.encode()

@@ -29,6 +29,7 @@ from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
+    CONTRACT_KEY,
     LOBBY_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
@@ -136,6 +137,7 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("client-alice", ("FLUSHALL",)),
     ("client-alice", ("HSET", LOBBY_HASH, "m", "x")),  # only the match service lists matches
     ("client-alice", ("HDEL", LOBBY_HASH, "m")),
+    ("client-alice", ("HSET", CONTRACT_KEY, "version", "9.9")),
     ("siege-dice", ("XRANGE", commands_key("alice"), "-", "+")),
     ("siege-rules", ("GET", seed_key("m"))),  # only dice reads the dice seeds
     ("siege-match", ("GET", seed_key("m"))),
@@ -159,6 +161,7 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("client-alice", "pw-alice", ("XRANGE", RESULTS_STREAM, "-", "+")),
     ("client-alice", "pw-alice", ("HSCAN", LOBBY_HASH, "0")),  # the public lobby
     ("client-alice", "pw-alice", ("HGETALL", LOBBY_HASH)),
+    ("client-alice", "pw-alice", ("HGET", CONTRACT_KEY, "version")),
     ("siege-match", "pw-match", ("HSET", LOBBY_HASH, "m", "x")),
     ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
 ])

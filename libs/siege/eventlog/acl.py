@@ -14,6 +14,7 @@ from __future__ import annotations
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
+    CONTRACT_KEY,
     DEAD_LETTER_STREAM,
     DEADLINES_KEY,
     KEYS_HASH,
@@ -56,6 +57,7 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*", f"%RW~{LOBBY_HASH}",
+        f"%RW~{CONTRACT_KEY}",
         f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "rules": (
@@ -90,7 +92,8 @@ def client_rules(client: str) -> list[str]:
     came on says who sent it (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
             f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
-            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", f"%R~{LOBBY_HASH}"]
+            f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", f"%R~{LOBBY_HASH}",
+            f"%R~{CONTRACT_KEY}"]
 
 
 def auditor_rules() -> list[str]:

@@ -147,6 +147,7 @@ RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"
 RESULTS_HASH = "siege:results:by-match"
 SEAT_SECRET_KEY = "siege:secret:seats"  # restricted: only the match service reads it
+CONTRACT_KEY = "siege:contract"  # hash: the contract version the services speak (``version``)
 LOBBY_HASH = "siege:lobby"  # hash: match id -> OpenSeats (msgpack), readable by every client
 KEYS_HASH = "siege:keys"  # hash: signing key id -> its public record (JSON), readable by anyone
 DEADLINES_KEY = "siege:deadlines"  # sorted set: decision clocks, scored by their due time (ms)
