@@ -1,11 +1,12 @@
 """The server's signing key: its file, its published public half, and rotation.
 
-The private key lives in a file (``SIEGE_SIGNING_KEY``, default ``.siege/keys/signing.key``,
-mode 0600) that only the dice service reads: it seals each match as it reveals the seed. Not
-in Redis: whoever can read the store (an operator, a backup, a replica, a leaked dump) could
-otherwise sign a forged log, and the seal exists to prove the log to those who distrust the
-store. The public half is published in the hash ``siege:keys`` (key id -> JSON record), which
-anyone may read (``siege keys show``). See docs/decisions/0010-signed-matches.md.
+The private key lives in a file (``SIEGE_SIGNING_KEY``, default ``keys/signing.key`` in the
+siege home, the checkout's ``.siege``; mode 0600) that only the dice service reads: it seals
+each match as it reveals the seed. Not in Redis: whoever can read the store (an operator, a
+backup, a replica, a leaked dump) could otherwise sign a forged log, and the seal exists to
+prove the log to those who distrust the store. The public half is published in the hash
+``siege:keys`` (key id -> JSON record), which anyone may read (``siege keys show``). See
+docs/decisions/0010-signed-matches.md.
 """
 
 from __future__ import annotations
@@ -32,8 +33,7 @@ from siege.hosting.signing import (
     record_of,
     retire,
 )
-
-DEFAULT_KEY_FILE = Path(".siege") / "keys" / "signing.key"
+from siegeworks.redis_target import siege_home
 
 
 class KeyFileError(RuntimeError):
@@ -41,7 +41,10 @@ class KeyFileError(RuntimeError):
 
 
 def key_path() -> Path:
-    return Path(os.environ.get("SIEGE_SIGNING_KEY", str(DEFAULT_KEY_FILE)))
+    """``SIEGE_SIGNING_KEY``, else ``keys/signing.key`` in the siege home (the checkout's
+    ``.siege``, whatever the current folder)."""
+    named = os.environ.get("SIEGE_SIGNING_KEY")
+    return Path(named) if named else siege_home() / "keys" / "signing.key"
 
 
 def _write_new(path: Path, pem: bytes, replace: bool) -> None:

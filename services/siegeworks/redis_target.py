@@ -1,8 +1,8 @@
 """Where the logs live: the Redis at ``REDIS_URL``, or an embedded one this process starts.
 
-The embedded server keeps its data in a directory (``.siege/redis`` by default, or
-``SIEGE_DATA_DIR``) with an append-only file, so ``siege export`` or ``siege audit`` after
-``siege run`` find the matches that run wrote.
+The embedded server keeps its data in a directory (``SIEGE_DATA_DIR``, else ``redis`` in the
+siege home: see :func:`siege_home`) with an append-only file, so ``siege export`` or ``siege
+audit`` after ``siege run`` find the matches that run wrote.
 
 ``rediss://`` is Redis over TLS; its certificates go in the query, as redis-py's ``ssl_*``
 arguments: ``rediss://host:6380/0?ssl_ca_certs=/etc/redis/ca.crt`` (see deploy/redis/tls.md).
@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 
-DEFAULT_DATA_DIR = Path(".siege") / "redis"
+HOME_NAME = ".siege"
 SCHEMES = ("redis", "rediss", "unix")
 SECRET_OPTIONS = ("ssl_password",)  # the passphrase of a rediss:// URL's client key
 
@@ -58,8 +58,24 @@ def check_url(url: str) -> str:
     return url
 
 
+def siege_home() -> Path:
+    """Where ``siege`` keeps its files (the embedded Redis's data, service logs, the signing
+    key): ``SIEGE_HOME``; else ``.siege`` at the root of the checkout this code runs from, the
+    same folder from wherever in the checkout a command is run; else, for a copy installed
+    without a checkout, ``.siege`` in the current folder."""
+    named = os.environ.get("SIEGE_HOME")
+    if named:
+        return Path(named)
+    root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file() and (root / "services" / "siegeworks").is_dir():
+        return root / HOME_NAME
+    return Path(HOME_NAME)
+
+
 def data_dir() -> Path:
-    return Path(os.environ.get("SIEGE_DATA_DIR", str(DEFAULT_DATA_DIR)))
+    """The embedded Redis's data folder: ``SIEGE_DATA_DIR``, else ``redis`` in the home."""
+    named = os.environ.get("SIEGE_DATA_DIR")
+    return Path(named) if named else siege_home() / "redis"
 
 
 @asynccontextmanager

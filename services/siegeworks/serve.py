@@ -37,6 +37,7 @@ from siege.eventlog.keys import (
 from siege.eventlog.log import RedisEventLog
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clock import Clock, FixedClock, RedisClock, SystemClock, redis_time_ms
+from siege.hosting.signing import seeded_key
 from siege.tournament.state import is_tournament
 from siegeworks import ingress, keys
 from siegeworks.context import ServiceContext
@@ -240,9 +241,15 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
     if service in ("match", "rules"):  # the match service signs seat tokens, the rules check
         ctx.seat_secret = await seat_secret(redis)
     if service == "dice":  # it seals each match as it reveals the seed
-        key_file = keys.KeyFile(keys.key_path())
-        await keys.publish(redis, key_file.current(), ctx.clock.now_ms())
-        ctx.signing_key = key_file.current
+        master = _master_seed()
+        if master is not None:  # a reproducible run: the same signatures on every machine
+            seeded = seeded_key(master)
+            await keys.publish(redis, seeded, ctx.clock.now_ms())
+            ctx.signing_key = lambda: seeded
+        else:
+            key_file = keys.KeyFile(keys.key_path())
+            await keys.publish(redis, key_file.current(), ctx.clock.now_ms())
+            ctx.signing_key = key_file.current
     streams, route = routes(service, ctx, redis)
     watch = StoreWatch()
     recovering: set[asyncio.Task[Any]] = set()

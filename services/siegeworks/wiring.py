@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 from functools import partial
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
-from siege.hosting.signing import Keyring, new_key, record_of
+from siege.hosting.signing import Keyring, new_key, record_of, seeded_key
 from siegeworks import bus as topics
 from siegeworks.bus import InMemoryBus
 from siegeworks.context import ServiceContext
@@ -39,8 +36,7 @@ def wire_in_process(log: EventLog, clock: Clock, master_seed: bytes | None) -> W
     vault = dice.SeedVault(master_seed)
     results = scoring.ResultsProjection()
     # A seeded run signs with a key of its seed, so its logs are the same bytes every time.
-    signer = (new_key() if master_seed is None else Ed25519PrivateKey.from_private_bytes(
-        hashlib.sha256(b"siegeworks signing key\n" + master_seed).digest()))
+    signer = new_key() if master_seed is None else seeded_key(master_seed)
     ctx["dice"].signing_key = lambda: signer
     record = record_of(signer, clock.now_ms())
 

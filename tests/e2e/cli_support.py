@@ -10,10 +10,13 @@ from pathlib import Path
 SIEGE = [sys.executable, "-m", "siegeworks.cli"]
 
 
-def siege(args: list[str], data_dir: Path, path: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["SIEGE_DATA_DIR"] = str(data_dir)
-    env["COLUMNS"] = "200"
+def siege(args: list[str], data_dir: Path, path: str | None = None,
+          **env: str) -> subprocess.CompletedProcess:
+    """``siege ARGS`` in ``data_dir`` (its data folder and working directory), with no
+    REDIS_URL unless given in ``env``; ``path`` replaces PATH."""
+    base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    base.update(SIEGE_HOME=str(data_dir), SIEGE_DATA_DIR=str(data_dir), COLUMNS="200", **env)
     if path is not None:
-        env["PATH"] = path
-    return subprocess.run(SIEGE + args, env=env, capture_output=True, text=True, timeout=300)
+        base["PATH"] = path
+    return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300,
+                          cwd=data_dir)

@@ -95,7 +95,8 @@ def test_run_without_redis_server_on_path_uses_the_packaged_one(tmp_path: Path) 
 def test_unreachable_redis_is_a_clear_error(tmp_path: Path) -> None:
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:1/0", "SIEGE_DATA_DIR": str(tmp_path)}
     for args in (["audit", "some-match"], ["run", "--matches", "1", "--in-process"],
-                 ["join", "m-1", "--client", "me"], ["register", "t-1", "--client", "me"]):
+                 ["join", "m-1", "--client", "me"],
+                 ["register", "t-0123456789ab", "--client", "me"]):
         result = subprocess.run(SIEGE + args, env=env, capture_output=True, text=True,
                                 timeout=120)
         assert result.returncode == 2, args

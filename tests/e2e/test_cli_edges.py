@@ -8,14 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-SIEGE = [sys.executable, "-m", "siegeworks.cli"]
-
-
-def siege(args: list[str], data_dir: Path, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    base.update(SIEGE_DATA_DIR=str(data_dir), COLUMNS="200", **env)
-    return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300,
-                          cwd=data_dir)
+import pytest
+from cli_support import siege
 
 
 def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
@@ -74,3 +68,28 @@ def test_a_client_signed_in_as_another_is_told_before_anything_is_sent(tmp_path:
         assert result.returncode == 2, args
         assert "signed in as client-alice" in result.stderr and "--client alice" in result.stderr
         assert "secret" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["standings", "castle-dash-s1-00000"],
+    ["withdraw", "castle-dash-s1-00000", "someone"],
+    ["enter", "castle-dash-s1-00000", "someone"],
+    ["register", "castle-dash-s1-00000", "--client", "me", "--redis-url", "redis://127.0.0.1:1"],
+])
+def test_a_match_id_given_for_a_tournament_says_what_it_is(tmp_path: Path,
+                                                           args: list[str]) -> None:
+    done = siege(args, tmp_path)
+    assert done.returncode == 2
+    assert "is not a tournament id" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_data_folder_is_the_checkouts_from_wherever_siege_is_run(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SIEGE_HOME", "SIEGE_DATA_DIR", "SIEGE_SIGNING_KEY")}
+    ask = ("from siegeworks.redis_target import data_dir; from siegeworks.keys import key_path; "
+           "print(data_dir().resolve(), key_path().resolve())")
+    seen = {subprocess.run([sys.executable, "-c", ask], cwd=cwd, env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+            for cwd in (tmp_path, root / "docs", root)}
+    assert seen == {f"{root / '.siege' / 'redis'} {root / '.siege' / 'keys' / 'signing.key'}"}

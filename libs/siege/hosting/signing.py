@@ -71,6 +71,14 @@ def new_key() -> Ed25519PrivateKey:
     return Ed25519PrivateKey.generate()
 
 
+def seeded_key(master_seed: bytes) -> Ed25519PrivateKey:
+    """The key a reproducible run (one with a master seed) signs with, so its logs are the
+    same bytes on every machine; a key anyone who knows the seed can derive, so never one a
+    deployment trusts (production runs have no master seed and sign with the key file)."""
+    return Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"siegeworks signing key\n" + master_seed).digest())
+
+
 def private_pem(private: Ed25519PrivateKey) -> bytes:
     return private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                  serialization.NoEncryption())

@@ -75,7 +75,7 @@ def show(
 @keys_app.command("rotate")
 def rotate_cmd(redis_url: RedisUrl = None) -> None:
     """Make a new signing key in the dice service's key file (SIEGE_SIGNING_KEY, default
-    .siege/keys/signing.key) and retire the old one. The new key signs the old one's
+    .siege/keys/signing.key of the checkout) and retire the old one. The new key signs the old one's
     retirement; matches the old key sealed before then still audit. Run it on the machine
     that holds the key file, as the operator.
 

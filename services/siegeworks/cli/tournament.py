@@ -26,7 +26,7 @@ from siege.tournament.standings import (
     round_counts,
     standings,
 )
-from siege.tournament.state import TournamentState
+from siege.tournament.state import TournamentState, is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
@@ -128,7 +128,9 @@ def withdraw(
     entrant: Annotated[str, typer.Argument(help="The entrant leaving it.")],
     redis_url: RedisUrl = None,
 ) -> None:
-    """Withdraw an entrant: it keeps its standing and is not paired again."""
+    """Withdraw an entrant: it keeps its standing and is not paired again.
+
+    Example: siege withdraw t-0123456789ab random-3"""
     _amend(tournament_id, redis_url, lambda s: (
         f"{entrant} is not an entrant" if entrant not in s.entrants else
         f"{entrant} has withdrawn already" if entrant in s.withdrawn else None,
@@ -142,7 +144,9 @@ def enter(
     bot: Annotated[str, typer.Option(help="The bot that plays for it.")] = "random",
     redis_url: RedisUrl = None,
 ) -> None:
-    """Enter late: the entrant is paired from the next round on, with no points so far."""
+    """Enter late: the entrant is paired from the next round on, with no points so far.
+
+    Example: siege enter t-0123456789ab latecomer --bot greedy"""
     def check(s: TournamentState) -> tuple[str | None, list[Event]]:
         assert s.created is not None
         check_table(s.created.game, s.created.table_size, bot)
@@ -152,8 +156,18 @@ def enter(
     _amend(tournament_id, redis_url, check)
 
 
+def tournament_id_only(tournament_id: str) -> None:
+    """A match id (or anything else) where a tournament's id belongs: a clear error, never a
+    log read with the wrong codec."""
+    if not is_tournament(tournament_id):
+        raise fail(f"{tournament_id!r} is not a tournament id (t- and 12 hex digits); for a "
+                   f"match, see siege replay {tournament_id}")
+
+
 def _amend(tournament_id: str, redis_url: str | None,
            change: Callable[[TournamentState], tuple[str | None, list[Event]]]) -> None:
+    tournament_id_only(tournament_id)
+
     async def amend() -> None:
         async with open_log(redis_url) as (log, where, _url):
             store = TournamentStore(RedisEventLog(log.redis), SystemClock())
@@ -187,6 +201,7 @@ def standings_cmd(
     Example: siege standings t-0123456789ab --format csv"""
     if format not in ("table", "json", "csv"):
         raise fail(f"unknown output format {format!r}; choose table, json or csv")
+    tournament_id_only(tournament_id)
 
     async def show() -> None:
         async with open_log(redis_url) as (log, where, _url):
@@ -249,7 +264,6 @@ def counts_footer(state: TournamentState) -> list[str]:
     return lines
 
 
-
 @app.command()
 def register(
     tournament_id: Annotated[str, typer.Argument(help="A tournament open for registration.")],
@@ -258,7 +272,10 @@ def register(
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600.0,
     redis_url: ServicesRedisUrl = "",
 ) -> None:
-    """Enter a tournament as an outside client and play every match you are seated at."""
+    """Enter a tournament as an outside client and play every match you are seated at.
+
+    Example: siege register t-0123456789ab --client alice --bot greedy"""
+    tournament_id_only(tournament_id)
     results = run_as_client(client, redis_url, lambda redis: enter_and_play(
         redis, client, tournament_id, bot, client.encode(), timeout))
     for match_id, result in sorted(results.items()):
