@@ -145,3 +145,18 @@ def test_setuser_and_file_work_without_redis(tmp_path: Path) -> None:
 ])
 def test_the_client_url_keeps_the_scheme_host_and_port(redis_url: str, expected: str) -> None:
     assert client_url(redis_url, "a", "PW") == expected
+
+
+def test_a_redis_that_wants_a_password_says_so_in_words(server: EmbeddedRedis,
+                                                        tmp_path: Path) -> None:
+    with redis.Redis.from_url(server.url) as admin:
+        admin.execute_command("ACL", "SETUSER", "default", "on", ">sekret", "~*", "+@all")
+    host = server.url.removeprefix("redis://")
+    for url, said in ((server.url, "Redis requires authentication"),
+                      (f"redis://:wrong@{host}", "Redis refused the user name or password")):
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        env.update(COLUMNS="200", SIEGE_HOME=str(tmp_path), REDIS_URL=url)
+        done = subprocess.run(SIEGE + ["audit", "some-match"], env=env, capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+        one_line_error(done, said)
+        assert "HELLO" not in done.stderr and "wrong" not in done.stderr

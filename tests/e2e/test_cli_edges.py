@@ -6,10 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from cli_support import siege
+
+from siegeworks.supervisor import ServiceProcesses
 
 
 def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
@@ -93,3 +96,12 @@ def test_the_data_folder_is_the_checkouts_from_wherever_siege_is_run(tmp_path: P
                            text=True, check=True).stdout.strip()
             for cwd in (tmp_path, root / "docs", root)}
     assert seen == {f"{root / '.siege' / 'redis'} {root / '.siege' / 'keys' / 'signing.key'}"}
+
+
+def test_join_of_a_match_nobody_created_ends_with_the_refusal(
+        services: ServiceProcesses, redis_url: str, tmp_path: Path) -> None:
+    started = time.monotonic()
+    done = siege(["join", "no-such-match", "--client", "bob"], tmp_path, REDIS_URL=redis_url)
+    assert done.returncode == 1, done.stderr
+    assert "unknown_match" in done.stderr and "Traceback" not in done.stderr
+    assert time.monotonic() - started < 60  # not the 300 s timeout

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 from pathlib import Path
 
-from cli_support import siege
+from cli_support import SIEGE, siege
 
 
 def test_run_json_gives_ids_first_then_results_audits_and_a_summary(tmp_path: Path) -> None:
@@ -31,3 +34,24 @@ def test_lobby_needs_a_redis_to_read(tmp_path: Path) -> None:
     done = siege(["lobby"], tmp_path)
     assert done.returncode == 2
     assert "--redis-url or REDIS_URL" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_during_a_run_says_what_it_left_behind(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(SIEGE_HOME=str(tmp_path), COLUMNS="200")
+    run = subprocess.Popen([*SIEGE, "run", "--matches", "40", "--json"], env=env, cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    for line in run.stdout:  # interrupted once the first match has finished
+        if json.loads(line)["event"] == "finished":
+            run.send_signal(signal.SIGINT)
+            break
+    rest, err = run.communicate(timeout=120)
+    assert run.returncode == 130, err
+    interrupted = json.loads(rest.splitlines()[-1])
+    assert interrupted["event"] == "interrupted"
+    assert len(interrupted["finished"]) + len(interrupted["unfinished"]) == 40
+    assert interrupted["finished"] and interrupted["unfinished"]
+    assert f"{len(interrupted['unfinished'])} did not" in err
+    assert "error: interrupted" in err and "cannot reach Redis" not in err
+    assert "Traceback" not in err and "exit 0" in err  # the services stopped cleanly

@@ -12,8 +12,8 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 import typer
 from redis.asyncio import Redis
+from redis.exceptions import AuthenticationError, RedisError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from rich.console import Console
 
 from siege.bots.registry import UnknownBotError, make_bot
@@ -88,16 +88,34 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(work)
     except Terminated:
         raise fail("terminated", code=143) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted (Ctrl-C)", code=130) from None
     except RedisUrlError as error:
         raise fail(str(error)) from None
     except RedisConnectionError as error:
-        raise fail(f"cannot reach Redis: {error}") from None
-    except (RedisError, EmbeddedRedisError, ServiceStartError, StalledError) as error:
+        raise fail(auth_problem(error) or f"cannot reach Redis: {error}") from None
+    except RedisError as error:
+        raise fail(auth_problem(error) or str(error)) from None
+    except (EmbeddedRedisError, ServiceStartError, StalledError) as error:
         raise fail(str(error)) from None
     except OSError as error:
         raise fail(f"{error.strerror or error}: {error.filename or ''}".rstrip(": ")) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def auth_problem(error: RedisError) -> str | None:
+    """A password problem said as one, not as the protocol message the server happens to send
+    (HELLO, NOAUTH, WRONGPASS); None for any other error."""
+    text = str(error)
+    if "invalid username-password" in text or "WRONGPASS" in text:
+        return ("Redis refused the user name or password in the URL "
+                "(redis://USER:PASSWORD@HOST:PORT/0)")
+    if isinstance(error, AuthenticationError) or "NOAUTH" in text or (
+            "HELLO" in text and "authenticated" in text):
+        return ("Redis requires authentication: give the user and password in the URL "
+                "(redis://USER:PASSWORD@HOST:PORT/0)")
+    return None
 
 
 DEFAULT_PLAYERS = 4

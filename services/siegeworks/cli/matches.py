@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Annotated
 
@@ -108,10 +109,12 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool,
             task = progress.add_task("play", total=cfg.matches)
             done = 0
             every = max(1, cfg.matches // 10)
+            ended: set[str] = set()
 
             def advance(result: MatchFinished) -> None:
                 nonlocal done
                 done += 1
+                ended.add(result.match_id)
                 lines.emit("finished", match_id=result.match_id, game=result.game,
                            seat_names=result.seat_names, ranks=result.ranks,
                            reason=result.reason)
@@ -119,10 +122,17 @@ async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool,
                 if not out.is_terminal and (done % every == 0 or done == cfg.matches):
                     # A log file gets a line now and then instead of a bar it cannot redraw.
                     out.print(f"finished {done}/{cfg.matches}: {result.match_id}")
-            if in_process:
-                result = await play_matches(cfg, log, on_finished=advance)
-            else:
-                result = await _run_services(cfg, url, log.redis, advance)
+            try:
+                if in_process:
+                    result = await play_matches(cfg, log, on_finished=advance)
+                else:
+                    result = await _run_services(cfg, url, log.redis, advance)
+            except asyncio.CancelledError:  # Ctrl-C or SIGTERM: say what is left behind
+                left = [cfg.match_id(i) for i in range(cfg.matches)
+                        if cfg.match_id(i) not in ended]
+                out.print(left_behind(cfg, len(ended), left, in_process), soft_wrap=True)
+                lines.emit("interrupted", finished=sorted(ended), unfinished=left)
+                raise
         _print_results(result.finished)
         keyring = (result.wired.keyring if result.wired is not None
                    else await read_keyring(log.redis))
@@ -175,16 +185,29 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
             f"{s} exit {c}" for s, c in procs.exit_codes.items()))
 
 
+def left_behind(cfg: RunConfig, finished: int, left: list[str], in_process: bool) -> str:
+    """What an interrupted run leaves: which matches did not end, and what becomes of them."""
+    if not left:
+        return f"interrupted after all {finished} matches finished"
+    fate = ("they were in this process only and are lost" if in_process else
+            "their logs stay in Redis; the next time the services run, their clocks run out "
+            "and they end as forfeits (the results table says so)")
+    shown = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+    return (f"interrupted: {finished} of {cfg.matches} matches finished, {len(left)} did not "
+            f"({shown}); {fate}")
+
+
 def _print_results(finished: list[MatchFinished]) -> None:
     table = Table(title="results")
     table.add_column("match")
+    table.add_column("end")
     table.add_column("winner(s)")
     table.add_column("ranking")
     wins: dict[str, float] = {}
     for result in finished:
         winners = [n for n, r in zip(result.seat_names, result.ranks, strict=True) if r == 1]
         order = sorted(zip(result.ranks, result.seat_names, strict=True))
-        table.add_row(result.match_id, ", ".join(winners),
+        table.add_row(result.match_id, result.reason, ", ".join(winners),
                       "  ".join(f"{rank}. {name}" for rank, name in order))
         for name in winners:
             bot = name.rsplit("-", 1)[0]

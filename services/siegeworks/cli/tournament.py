@@ -40,7 +40,7 @@ from siegeworks.cli.common import (
     run_async,
 )
 from siegeworks.clients.joiner import enter_and_play
-from siegeworks.redis_target import data_dir, open_log
+from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
@@ -104,7 +104,7 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
         out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
                   f"{spec.table_size}; logs in {where}")
         if spec.outside:
-            out.print(f"outside clients register at {url}: "
+            out.print(f"outside clients register at {redacted(url)}: "
                       f"siege register {spec.tournament_id()} --client ID", soft_wrap=True)
         procs = ServiceProcesses(url, data_dir() / "logs",
                                  {"SIEGE_MASTER_SEED": spec.master_seed().hex()})

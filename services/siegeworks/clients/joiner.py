@@ -31,6 +31,9 @@ from siegeworks.transport.redis_bus import RedisBus
 
 RETRY_S = 0.1  # a join may overtake the create it answers: ask again after this long
 NOT_YET = (RejectionCode.UNKNOWN_MATCH, RejectionCode.UNKNOWN_TOURNAMENT)
+NOT_YET_GRACE_S = 5.0
+"""How long "no such match (or tournament)" is taken for "not created yet": a join sent
+together with the create may overtake it, but a mistyped id must not wait out the timeout."""
 
 
 class JoinRefusedError(RuntimeError):
@@ -66,7 +69,8 @@ class OutsideClient:
         self.reader.follow(inbox, await self.reader.cursor_of(inbox) if command else "0-0")
         if command is not None:
             await self.bus.publish(commands_key(self.client), command)
-        deadline = time.monotonic() + timeout_s
+        start = time.monotonic()
+        deadline = start + timeout_s
         while time.monotonic() < deadline:
             for message in await self.reader.poll():
                 self.seen.append(message)
@@ -80,7 +84,8 @@ class OutsideClient:
                     if told is not None:
                         await told(message)
                 elif isinstance(message, CommandRefused) and message.subject == subject:
-                    if message.code not in NOT_YET or self.seats or command is None:
+                    if (message.code not in NOT_YET or self.seats or command is None
+                            or time.monotonic() - start > NOT_YET_GRACE_S):
                         raise JoinRefusedError(f"{message.code.value}: {message.detail}")
                     await asyncio.sleep(RETRY_S)  # not created yet: ask again
                     await self.bus.publish(commands_key(self.client), command)
