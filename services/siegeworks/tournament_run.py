@@ -124,6 +124,8 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
             paired = state.rounds[state.current_round]
             progress(f"round {paired.round}: {len(paired.tables)} tables"
                      + (f", byes {', '.join(paired.byes)}" if paired.byes else ""))
+            for number, seats in enumerate(paired.tables, 1):
+                progress(f"  table {number}: {', '.join(seats)}")
             continue
         state = await _play_round(store, state, spec, redis, bots_seed, on_match)
     bus = RedisBus(redis)

@@ -15,7 +15,8 @@ def siege(args: list[str], data_dir: Path, path: str | None = None,
     """``siege ARGS`` in ``data_dir`` (its data folder and working directory), with no
     REDIS_URL unless given in ``env``; ``path`` replaces PATH."""
     base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    base.update(SIEGE_HOME=str(data_dir), SIEGE_DATA_DIR=str(data_dir), COLUMNS="200", **env)
+    base.update(SIEGE_HOME=str(data_dir), SIEGE_DATA_DIR=str(data_dir), COLUMNS="200")
+    base.update(env)
     if path is not None:
         base["PATH"] = path
     return subprocess.run(SIEGE + args, env=base, capture_output=True, text=True, timeout=300,

@@ -122,10 +122,16 @@ def test_tournament_then_standings_in_every_format(tmp_path: Path) -> None:
     first_line = done.stdout.splitlines()[0]
     assert first_line.startswith("tournament t-")
     tid = first_line.split()[1]
+    # Each round prints its pairing, table by table, and the standings fit 80 columns.
+    assert done.stdout.count("  table 1: ") == 2 and done.stdout.count("  table 2: ") == 2
+    narrow = siege(["standings", tid], tmp_path, COLUMNS="80").stdout
+    table = [line for line in narrow.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table and all(len(line) <= 80 for line in table) and "…" not in narrow
     as_json = siege(["standings", tid, "--format", "json"], tmp_path)
     rows = json.loads(as_json.stdout)
     assert len(rows) == 6 and [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
     assert {"entrant", "points", "tiebreaks", "rating_change"} <= set(rows[0])
     as_csv = siege(["standings", tid, "--format", "csv"], tmp_path).stdout.splitlines()
     assert as_csv[0].startswith("rank,entrant,points") and len(as_csv) == 7
+    assert "False" not in "\n".join(as_csv) and as_csv[1].split(",")[-2] == "false"
     assert siege(["standings", "t-nope"], tmp_path).returncode == 2

@@ -209,7 +209,9 @@ def replay(
     to: Annotated[int | None, typer.Option("--to", min=1, help="Stop after this seq.")] = None,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Print the state of a match after any event (the last one by default)."""
+    """Print the state of a match after any event (the last one by default).
+
+    Example: siege replay castle-dash-s1-00000 --to 40"""
     try:
         entries = run_async(_entries(source, redis_url))
         snapshot = replay_to(entries, to)

@@ -41,7 +41,9 @@ from siegeworks.supervisor import ServiceProcesses
 
 @app.command()
 def games() -> None:
-    """List the hosted games and their bots."""
+    """List the hosted games, their player counts and their bots.
+
+    Example: siege games"""
     for name in game_names():
         engine = get_engine(name)
         out.print(f"{name}: {engine.min_players}-{engine.max_players} players; "
@@ -225,7 +227,8 @@ def play(
         min=1, help="Seats, yours included (default: 4, or the nearest count the game "
         "allows).")] = None,
     seat: Annotated[int, typer.Option(min=0, help="Your seat.")] = 0,
-    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "random",
+    bots: Annotated[str, typer.Option(
+        help="Comma-separated bots for the other seats, cycled.")] = "greedy,random",
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
     in_process: Annotated[bool, typer.Option(
         help="Run the services' handlers in this process instead of as processes.")] = False,
@@ -273,7 +276,9 @@ def join(
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 300.0,
     redis_url: ServicesRedisUrl = "",
 ) -> None:
-    """Join an open seat of a running match as an outside client and play it with a bot."""
+    """Join an open seat of a running match as an outside client and play it with a bot.
+
+    Example: siege join castle-dash-s1-00000 --client alice --bot greedy"""
     result = run_as_client(client, redis_url, lambda redis: join_and_play(
         redis, client, match_id, bot, client.encode(), seat, timeout))
     out.print(f"{match_id} over: ranks {result.ranks}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
 import sys
 from collections.abc import Callable
 from typing import Annotated, Literal
@@ -19,8 +20,11 @@ from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.tournament.events import EntrantRegistered, EntrantWithdrew
 from siege.tournament.standings import (
+    BUCHHOLZ,
     COUNTING_RULE,
     MULTIPLAYER_TIEBREAKS,
+    OPPONENTS_POINTS,
+    SONNEBORN_BERGER,
     TWO_PLAYER_TIEBREAKS,
     StandingRow,
     round_counts,
@@ -56,11 +60,13 @@ def tournament(
     entrants: Annotated[int, typer.Option(min=2, help="Number of bot entrants.")] = 16,
     rounds: Annotated[int, typer.Option(min=1, help="Rounds (Swiss).")] = 4,
     table_size: Annotated[int, typer.Option(min=2, help="Seats per table.")] = 4,
-    bots: Annotated[str, typer.Option(help="Bots, cycled over the entrants.")] = "random,greedy",
+    bots: Annotated[str, typer.Option(help="Comma-separated bots, cycled over the entrants.")]
+    = "greedy,random",
     concurrency: Annotated[int | None, typer.Option(
         min=1, help="Matches played at once (default: a whole round).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed: the same inputs give the same tournament.")]
-    = 0,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="Seed for a reproducible tournament: the same inputs and seed give the "
+        "same tournament (default: a new one, whose seed is printed).")] = None,
     advance: Annotated[int, typer.Option(
         min=0, help="Elimination at tables of 3+: how many of each table go on (0: half).")] = 0,
     pause_after: Annotated[int | None, typer.Option(
@@ -82,7 +88,8 @@ def tournament(
     A damaged match counts for nobody and the tournament goes on without it; replays happen
     only when asked, on a run or resume with --replay-damaged.
 
-    Example: siege tournament --entrants 8 --rounds 3 --seed 7 --replay-damaged"""
+    Examples: siege tournament --entrants 8 --rounds 3 --seed 7
+              siege tournament --entrants 8 --seed 7 --pause-after 1   (run again to resume)"""
     check_table(game, table_size, bots)
     if entrants < table_size:
         raise fail(f"{entrants} entrants cannot fill a table of {table_size}")
@@ -92,9 +99,12 @@ def tournament(
         raise fail(f"--outside {outside} is more than the {entrants} entrants")
     spec = TournamentSpec(game=game, format=format, entrants=entrants,  # type: ignore[arg-type]
                           rounds=rounds, table_size=table_size, bots=bots.split(","),
-                          seed=seed, concurrency=concurrency, advance=advance, outside=outside,
+                          seed=secrets.randbelow(2**31) if seed is None else seed,
+                          concurrency=concurrency, advance=advance, outside=outside,
                           registration_timeout_s=registration_timeout)
-    out.print(f"tournament {spec.tournament_id()}")
+    out.print(f"tournament {spec.tournament_id()}"
+              + ("" if seed is not None else f" (seed {spec.seed}: give --seed {spec.seed} to "
+                 "resume or repeat it)"))
     run_async(_tournament(spec, redis_url, pause_after, replay_damaged))
 
 
@@ -222,7 +232,10 @@ async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) ->
     if fmt == "json":
         doc = [{**msgspec.to_builtins(r), "rating_change": round(change.get(r.entrant, 0), 3)}
                for r in rows]
-        sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+        encoded = msgspec.json.encode(doc)
+        if sys.stdout.isatty():  # for a person; a pipe or file gets one compact line
+            encoded = msgspec.json.format(encoded, indent=2)
+        sys.stdout.write(encoded.decode() + "\n")
         return
     breaks = list(TWO_PLAYER_TIEBREAKS if state.created.table_size == 2 else MULTIPLAYER_TIEBREAKS)
     if fmt == "csv":
@@ -232,7 +245,8 @@ async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) ->
                          "rating_change"])
         for r in rows:
             writer.writerow([r.rank, r.entrant, r.points, *(r.tiebreaks.get(b, "") for b in breaks),
-                             r.played, r.byes, r.withdrawn, round(change.get(r.entrant, 0), 3)])
+                             r.played, r.byes, "true" if r.withdrawn else "false",
+                             round(change.get(r.entrant, 0), 3)])
         sys.stdout.write(buffer.getvalue())
         return
     _table(state, rows, breaks, change)
@@ -242,15 +256,25 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
            change: dict[str, float]) -> None:
     done = "final" if state.finished else f"after round {state.current_round}"
     table = Table(title=f"{state.tid} standings ({done})")
-    for column in ("rank", "entrant", "points", *breaks, "played", "byes", "rating change"):
-        table.add_column(column)
+    # Short headers, so the table fits 80 columns; the footer says what each tie-break is.
+    for column in ("rank", "entrant", "points", *(SHORT.get(b, b) for b in breaks), "played",
+                   "byes", "rating"):
+        table.add_column(column, no_wrap=True)
     for r in rows:
         table.add_row(str(r.rank), r.entrant + (" (withdrawn)" if r.withdrawn else ""),
                       f"{r.points:g}", *(f"{r.tiebreaks.get(b, 0):g}" for b in breaks),
                       str(r.played), str(r.byes), f"{change.get(r.entrant, 0):+.2f}")
     out.print(table)
+    out.print("tie-breaks: " + "; ".join(f"{SHORT.get(b, b)} = {MEANING[b]}" for b in breaks)
+              + "; rating = the rating change over this tournament", soft_wrap=True)
     for line in counts_footer(state):
         out.print(line, soft_wrap=True)
+
+
+SHORT = {BUCHHOLZ: "buchholz", SONNEBORN_BERGER: "s-b", OPPONENTS_POINTS: "opp pts"}
+MEANING = {BUCHHOLZ: "the sum of the opponents' points",
+           SONNEBORN_BERGER: "the points of the opponents beaten, plus half of those drawn",
+           OPPONENTS_POINTS: "the sum of the points of everyone met at a table"}
 
 
 def counts_footer(state: TournamentState) -> list[str]:
