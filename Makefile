@@ -50,6 +50,7 @@ lint: install
 lock: install
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 -q -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 -q -o requirements.runtime.lock
 
 clean:
 	rm -rf $(VENV) .siege

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Installs the locked dependencies into the container once, then runs one service in the
-# foreground. The consumer name defaults to <service>-<hostname>: stable across restarts of the
+# Installs the locked runtime dependencies (requirements.runtime.lock: no test or lint tools)
+# into the container once, then runs one service in the foreground. The consumer name defaults to <service>-<hostname>: stable across restarts of the
 # same container, distinct between replicas.
 set -e
 SERVICE="$1"
 if [ ! -f /tmp/.siege-installed ]; then
-  pip install -q -r requirements.lock && pip install -q --no-deps -e . && touch /tmp/.siege-installed
+  pip install -q -r requirements.runtime.lock && pip install -q --no-deps -e . && touch /tmp/.siege-installed
 fi
 exec siege serve "$SERVICE" --consumer "${SIEGE_CONSUMER:-$SERVICE-$(hostname)}"

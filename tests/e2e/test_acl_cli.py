@@ -135,6 +135,10 @@ def test_setuser_and_file_work_without_redis(tmp_path: Path) -> None:
     assert written.returncode == 0, written.stderr
     assert (tmp_path / "users.acl").stat().st_mode & 0o777 == 0o600
     assert "user client-alice on >" in (tmp_path / "users.acl").read_text()
+    match_env = tmp_path / "env" / "match.env"  # the same password, for compose and systemd
+    assert match_env.stat().st_mode & 0o777 == 0o600
+    password = match_env.read_text().split("siege-match:", 1)[1].split("@", 1)[0]
+    assert f"user siege-match on >{password} " in (tmp_path / "users.acl").read_text()
 
 
 @pytest.mark.parametrize(("redis_url", "expected"), [

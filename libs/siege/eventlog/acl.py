@@ -128,6 +128,25 @@ def user_names() -> list[str]:
     return [name for name in _users() if name != "default"]
 
 
+ENV_FILES = {"operator": "operator", "siege-match": "match", "siege-rules": "rules",
+             "siege-dice": "dice", "siege-scoring": "scoring", "siege-auditor": "auditor",
+             "client-alice": "client-alice"}
+"""The env file (``<name>.env``) each user's password goes into, beside the ACL file."""
+
+
+def env_files(passwords: dict[str, str], host: str) -> dict[str, str]:
+    """Per user, an env file for whoever signs in as it, written with the ACL file so the two
+    never disagree: ``REDIS_URL`` with the user and password for ``host`` (``host:port``), and
+    for the operator also ``REDISCLI_AUTH`` (redis-cli's password variable)."""
+    files = {}
+    for user, name in ENV_FILES.items():
+        lines = [f"REDIS_URL=redis://{user}:{passwords[user]}@{host}/0"]
+        if user == "operator":
+            lines.append(f"REDISCLI_AUTH={passwords[user]}")
+        files[f"{name}.env"] = "\n".join(lines) + "\n"
+    return files
+
+
 def example_passwords() -> dict[str, str]:
     """The placeholders of the checked-in example (``deploy/redis/users.acl``)."""
     return {name: "change-me-" + name.removeprefix("siege-").removeprefix("client-")

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from siege.eventlog import credentials
-from siege.eventlog.acl import acl_file, client_rules, example_passwords, user_names
+from siege.eventlog.acl import acl_file, client_rules, env_files, example_passwords, user_names
 from siege.eventlog.keys import valid_client_id
 from siegeworks.cli.app import app
 from siegeworks.cli.common import err, fail, out, run_async
@@ -193,26 +193,47 @@ def setuser(client: ClientArg) -> None:
 @acl_app.command("file")
 def file(
     out_file: Annotated[Path | None, typer.Option(
-        "--out", help="Write a complete ACL file with fresh passwords to this path.")] = None,
+        "--out", help="Write a complete ACL file with fresh passwords to this path, and each "
+        "user's env file (REDIS_URL with its password) into the folder env beside it.")]
+    = None,
     example: Annotated[bool, typer.Option(
-        help=f"Rewrite {EXAMPLE}, the checked-in example with placeholder passwords.")] = False,
+        help=f"Rewrite {EXAMPLE} and its env files, the checked-in example with placeholder "
+        "passwords.")] = False,
+    host: Annotated[str, typer.Option(
+        help="host:port the env files' REDIS_URL names (compose's Redis is redis:6379).")]
+    = "redis:6379",
 ) -> None:
-    """Write an ACL file of every user, for redis.conf's aclfile.
+    """Write an ACL file of every user, for redis.conf's aclfile, and an env file per user
+    beside it (env/<name>.env: match, rules, dice, scoring, auditor, operator, client-alice),
+    so compose.yaml and the systemd units take the same passwords (never typed twice).
 
     The users: operator, the four services, an auditor and an example client.
 
-    Example: siege acl file --out deploy/redis/users.acl"""
+    Examples: siege acl file --out deploy/redis/users.acl
+              siege acl file --out /etc/redis/users.acl --host 127.0.0.1:6379"""
     if out_file is None and not example:
         raise fail("say what to write: --out FILE or --example")
     if out_file is not None:
         passwords = {name: secrets.token_urlsafe(24) for name in user_names()}
-        # Created private: the passwords are never readable by others, not even for a moment.
-        with os.fdopen(os.open(out_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-                       "w") as written:
-            written.write(acl_file(passwords))
-        out_file.chmod(0o600)
-        out.print(f"wrote {out_file} (mode 600): users {', '.join(user_names())}")
+        _write_private(out_file, acl_file(passwords))
+        folder = out_file.parent / "env"
+        for name, text in env_files(passwords, host).items():
+            _write_private(folder / name, text)
+        out.print(f"wrote {out_file} and {folder}/*.env (mode 600): users "
+                  f"{', '.join(user_names())}")
     if example:
         EXAMPLE.parent.mkdir(parents=True, exist_ok=True)
         EXAMPLE.write_text(acl_file(example_passwords()))
-        out.print(f"wrote {EXAMPLE}")
+        folder = EXAMPLE.parent / "env"
+        folder.mkdir(exist_ok=True)
+        for name, text in env_files(example_passwords(), host).items():
+            (folder / name).write_text(text)
+        out.print(f"wrote {EXAMPLE} and {folder}/*.env")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Created private: the passwords are never readable by others, not even for a moment."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as written:
+        written.write(text)
+    path.chmod(0o600)
