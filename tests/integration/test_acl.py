@@ -164,6 +164,10 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("client-alice", "pw-alice", ("HGET", CONTRACT_KEY, "version")),
     ("siege-match", "pw-match", ("HSET", LOBBY_HASH, "m", "x")),
     ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
+    # What `siege standings` reads for the rating changes.
+    ("siege-auditor", "pw-auditor", ("EXISTS", "siege:ratings:tournaments:t-0123456789ab")),
+    ("siege-auditor", "pw-auditor", ("HMGET", "siege:ratings", "e0000-greedy")),
+    ("siege-auditor", "pw-auditor", ("XRANGE", "siege:ratings:changes", "-", "+")),
 ])
 def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,
                                command: tuple[str, ...]) -> None:

@@ -75,8 +75,9 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+# The ratings too: a tournament's standings show each entrant's rating change.
 AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%R~{RESULTS_STREAM}",
-                f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}")
+                f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", "%R~siege:ratings*")
 
 
 def service_rules(service: str) -> list[str]:
@@ -98,7 +99,8 @@ def client_rules(client: str) -> list[str]:
 
 def auditor_rules() -> list[str]:
     return ["on", "resetkeys", "resetchannels", "-@all", "+xrange", "+xrevrange", "+xlen",
-            "+zrange", "+hget", "+hgetall", "+ping", "+hello", "+auth",
+            "+zrange", "+hget", "+hmget", "+hgetall", "+exists", "+lrange", "+ping", "+hello",
+            "+auth",
             "+select", *AUDITOR_KEYS]
 
 
