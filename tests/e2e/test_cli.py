@@ -135,3 +135,13 @@ def test_tournament_then_standings_in_every_format(tmp_path: Path) -> None:
     assert as_csv[0].startswith("rank,entrant,points") and len(as_csv) == 7
     assert "False" not in "\n".join(as_csv) and as_csv[1].split(",")[-2] == "false"
     assert siege(["standings", "t-nope"], tmp_path).returncode == 2
+    # What exists, listed: the tournament and its four matches, all finished.
+    listed = json.loads(siege(["matches", "--finished", "--json"], tmp_path).stdout)
+    assert len(listed) == 4 and all(m["match_id"].startswith(tid) for m in listed)
+    assert {(m["game"], m["seats"], m["state"]) for m in listed} == {("castle-dash", 3,
+                                                                      "finished")}
+    assert json.loads(siege(["matches", "--running", "--json"], tmp_path).stdout) == []
+    (tournament,) = json.loads(siege(["tournaments", "--json"], tmp_path).stdout)
+    assert (tournament["tournament_id"], tournament["state"], tournament["entrants"]) == (
+        tid, "finished", 6)
+    assert tournament["leader"] == rows[0]["entrant"]

@@ -47,6 +47,15 @@ class JsonLines:
             sys.stdout.flush()  # a reader acts on each line as it comes (the match ids first)
 
 
+def print_json(doc: Any) -> None:
+    """``doc`` as JSON on stdout: indented for a person at a terminal, one compact line for a
+    pipe or a file."""
+    encoded = msgspec.json.encode(doc)
+    if sys.stdout.isatty():
+        encoded = msgspec.json.format(encoded, indent=2)
+    sys.stdout.write(encoded.decode() + "\n")
+
+
 @contextlib.contextmanager
 def human_text_to_stderr(move: bool) -> Iterator[None]:
     """While ``move``, what the command prints for people goes to stderr, leaving stdout to

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import msgspec
 import typer
 from redis.asyncio import Redis
 from rich.table import Table
 
 from siege.contracts.lobby import OpenSeats
 from siegeworks.cli.app import app
-from siegeworks.cli.common import ServicesRedisUrl, fail, out, run_async
+from siegeworks.cli.common import ServicesRedisUrl, fail, out, print_json, run_async
 from siegeworks.match.lobby import read_listing
 from siegeworks.redis_target import check_url
 
@@ -44,9 +43,7 @@ def lobby(
 
     found = [listing for listing in run_async(read()) if game is None or listing.game == game]
     if as_json:
-        encoded = msgspec.json.encode(found)
-        out.out((msgspec.json.format(encoded, indent=2) if out.is_terminal else encoded)
-                .decode(), highlight=False, soft_wrap=True)
+        print_json(found)
         return
     if not found:
         out.print("no match is waiting for players" + (f" in {game}" if game else ""))

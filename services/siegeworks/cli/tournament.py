@@ -40,6 +40,7 @@ from siegeworks.cli.common import (
     check_table,
     fail,
     out,
+    print_json,
     run_as_client,
     run_async,
 )
@@ -232,10 +233,7 @@ async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) ->
     if fmt == "json":
         doc = [{**msgspec.to_builtins(r), "rating_change": round(change.get(r.entrant, 0), 3)}
                for r in rows]
-        encoded = msgspec.json.encode(doc)
-        if sys.stdout.isatty():  # for a person; a pipe or file gets one compact line
-            encoded = msgspec.json.format(encoded, indent=2)
-        sys.stdout.write(encoded.decode() + "\n")
+        print_json(doc)
         return
     breaks = list(TWO_PLAYER_TIEBREAKS if state.created.table_size == 2 else MULTIPLAYER_TIEBREAKS)
     if fmt == "csv":
