@@ -55,3 +55,17 @@ def test_ctrl_c_during_a_run_says_what_it_left_behind(tmp_path: Path) -> None:
     assert f"{len(interrupted['unfinished'])} did not" in err
     assert "error: interrupted" in err and "cannot reach Redis" not in err
     assert "Traceback" not in err and "exit 0" in err  # the services stopped cleanly
+
+
+def test_tournament_json_gives_its_id_first_then_results_and_standings(tmp_path: Path) -> None:
+    done = siege(["tournament", "--entrants", "6", "--rounds", "1", "--table-size", "3",
+                  "--seed", "4", "--json"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["event"] for line in lines] == ["tournament", "finished", "finished",
+                                                 "standings"]
+    tid = lines[0]["tournament_id"]
+    assert lines[0]["seed"] == 4 and tid.startswith("t-")
+    assert all(line["match_id"].startswith(tid) for line in lines[1:3])
+    assert lines[3]["finished"] and len(lines[3]["rows"]) == 6
+    assert f"tournament {tid}" in done.stderr

@@ -35,10 +35,12 @@ from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
     ClientId,
+    JsonLines,
     RedisUrl,
     ServicesRedisUrl,
     check_table,
     fail,
+    human_text_to_stderr,
     out,
     print_json,
     run_as_client,
@@ -81,6 +83,9 @@ def tournament(
     replay_damaged: Annotated[bool, typer.Option(
         "--replay-damaged", help="First play every damaged table (siege damage) again, "
         "under <table id>-replay<N>; its result then stands for the table.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="JSON Lines on stdout (the tournament id first, each match's result, "
+        "the final standings); the usual text goes to stderr.")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Run (or resume) a tournament of bot entrants (and outside clients) through the
@@ -103,14 +108,20 @@ def tournament(
                           seed=secrets.randbelow(2**31) if seed is None else seed,
                           concurrency=concurrency, advance=advance, outside=outside,
                           registration_timeout_s=registration_timeout)
-    out.print(f"tournament {spec.tournament_id()}"
-              + ("" if seed is not None else f" (seed {spec.seed}: give --seed {spec.seed} to "
-                 "resume or repeat it)"))
-    run_async(_tournament(spec, redis_url, pause_after, replay_damaged))
+    lines = JsonLines(as_json)
+    with human_text_to_stderr(as_json):
+        out.print(f"tournament {spec.tournament_id()}"
+                  + ("" if seed is not None else f" (seed {spec.seed}: give --seed {spec.seed} "
+                     "to resume or repeat it)"))
+        lines.emit("tournament", tournament_id=spec.tournament_id(), seed=spec.seed,
+                   game=game, format=format, entrants=entrants, table_size=table_size)
+        run_async(_tournament(spec, redis_url, pause_after, replay_damaged, lines))
 
 
 async def _tournament(spec: TournamentSpec, redis_url: str | None,
-                      pause_after: int | None, replay_damaged: bool = False) -> None:
+                      pause_after: int | None, replay_damaged: bool = False,
+                      lines: JsonLines | None = None) -> None:
+    lines = lines or JsonLines(False)
     async with open_log(redis_url) as (log, where, url):
         out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
                   f"{spec.table_size}; logs in {where}")
@@ -124,6 +135,8 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
         def on_match(result: MatchFinished) -> None:
             nonlocal played
             played += 1
+            lines.emit("finished", match_id=result.match_id, seat_names=result.seat_names,
+                       ranks=result.ranks, reason=result.reason)
             if played % max(1, spec.entrants // spec.table_size // 4) == 0:
                 out.print(f"  {played} matches finished")
 
@@ -131,6 +144,13 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
             state = await run_tournament(spec, log.redis, SystemClock(), out.print,
                                          pause_after, on_match, replay_damaged)
         await _print_standings(log.redis, state, "table")
+        if lines.on:
+            assert state.created is not None
+            rows = standings(state.entrants, state.order,
+                             two_player=state.created.table_size == 2,
+                             withdrawn=frozenset(state.withdrawn))
+            lines.emit("standings", tournament_id=spec.tournament_id(),
+                       finished=state.finished, rows=msgspec.to_builtins(rows))
 
 
 @app.command()
