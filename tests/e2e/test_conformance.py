@@ -14,6 +14,7 @@ from test_js_client import JS_DIR, node_command
 from siege.engine.registry import game_names
 
 SLOPPY = Path(__file__).resolve().parent / "clients" / "sloppy_client.py"
+PYTHON_BOT = Path(__file__).resolve().parents[2] / "clients" / "python" / "bot.py"
 
 
 def verdicts(stdout: str) -> dict[str, dict]:
@@ -33,6 +34,18 @@ def test_the_js_client_passes_in_every_hosted_game(tmp_path: Path) -> None:
         assert verdict["joined"] and verdict["reason"] == "finished" and verdict["audit"] == "ok"
         assert verdict["decisions"] > 0 and verdict["acknowledged"] >= verdict["decisions"]
     assert "5 of 5 game(s) passed" in done.stderr
+
+
+def test_the_minimal_python_client_passes_too(tmp_path: Path) -> None:
+    """clients/python/bot.py uses no Siegeworks code: the docs were enough to write it."""
+    source = PYTHON_BOT.read_text()
+    assert "import siege" not in source and "from siege" not in source
+    command = f"{sys.executable} {PYTHON_BOT} --match {{match}} --client {{client}} " \
+              "--redis {redis}"
+    done = siege(["conformance", "--json", "--game", "castellum", "--game", "mission",
+                  "--client", command], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert all(v["passed"] for v in verdicts(done.stdout).values())
 
 
 def test_a_sloppy_client_is_told_each_thing_it_did_wrong(tmp_path: Path) -> None:
