@@ -29,6 +29,7 @@ from siege.contracts.messages import (
     JoinMatch,
     Message,
     RegisterEntrant,
+    ResignMatch,
     SubmitAction,
     clipped,
 )
@@ -88,7 +89,7 @@ def attribute(message: Message, sender: str) -> Message | Refusal:
 
 
 _KIND = {CreateMatch: quotas.CREATES, RegisterEntrant: quotas.CREATES,
-         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS}
+         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS, ResignMatch: quotas.ACTIONS}
 
 
 class Admission:
@@ -146,7 +147,7 @@ class Admission:
 
     async def _refuse(self, ctx: ServiceContext, message: Message, sender: str,
                       refusal: Refusal) -> None:
-        if isinstance(message, SubmitAction):
+        if isinstance(message, SubmitAction | ResignMatch):
             await reject(ctx, msgspec.structs.replace(message, client=sender),
                          Rejection(refusal.code, refusal.detail))
         else:
@@ -192,8 +193,8 @@ def _loose(raw: bytes | None) -> dict[str, Any]:
 
 def command_tag(message: Message) -> str:
     return {CreateMatch: "cmd.create_match", JoinMatch: "cmd.join_match",
-            RegisterEntrant: "cmd.register_entrant",
-            SubmitAction: "cmd.submit_action"}.get(type(message), "cmd.unknown")
+            RegisterEntrant: "cmd.register_entrant", SubmitAction: "cmd.submit_action",
+            ResignMatch: "cmd.resign_match"}.get(type(message), "cmd.unknown")
 
 
 def subject_of(message: Message) -> str:

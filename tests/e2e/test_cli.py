@@ -113,6 +113,17 @@ def test_a_person_plays_a_match_at_the_terminal(tmp_path: Path) -> None:
     assert "please type a number" in result.stdout
     assert "through the match, rules, dice and scoring services" in result.stdout
     assert "you placed" in result.stdout and ": OK (" in result.stdout
+    assert "final table" in result.stdout
+
+
+def test_a_person_may_ask_for_help_and_resign(tmp_path: Path) -> None:
+    done = subprocess.run(SIEGE + ["play", "--players", "3", "--seed", "4", "--in-process"],
+                          input="?\nresign\n", env={**os.environ, "SIEGE_HOME": str(tmp_path)},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "'resign' to give the match up" in done.stdout
+    assert "over (a seat resigned): you placed 3 of 3" in done.stdout
+    assert ": OK (" in done.stdout  # the resignation audits
 
 
 def test_tournament_then_standings_in_every_format(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from siege.contracts.events import ActionAccepted, MatchEnded, SeatTimedOut
 from siege.contracts.messages import (
     CreateMatch,
     MatchFinished,
+    ResignMatch,
     SeatGranted,
     SeatPrompted,
     bus_decoder,
@@ -226,6 +227,33 @@ def test_a_silent_seat_times_out_and_forfeits(
     ended = next(e for e in events if isinstance(e, MatchEnded))
     assert ended.reason == "forfeit"
     assert finished.ranks[0] == 3 and sorted(finished.ranks)[0] == 1
+    assert (finished.reason, finished.timed_out) == ("forfeit", [0])  # who, in the result
+
+
+def test_a_seat_resigns_through_the_services(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis
+) -> None:
+    match_id = "resign-1"
+
+    async def scenario() -> MatchFinished:
+        bus, reader = RedisBus(redis_client), SeatReader(redis_client)
+        reader.follow(inbox_key("quitter"), "0-0")
+        await bus.publish(commands_key("quitter"), CreateMatch(
+            match_id=match_id, game="castle-dash", seat_names=["a", "b", "c"],
+            client="quitter"))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for message in await reader.poll():
+                if isinstance(message, SeatGranted) and message.seat == 2:
+                    await bus.publish(commands_key("quitter"), ResignMatch(
+                        match_id=match_id, seat=2, token=message.token, command_id="quit"))
+                if isinstance(message, MatchFinished) and message.match_id == match_id:
+                    return message
+        raise AssertionError("the match never finished")
+
+    finished = run(scenario())
+    assert (finished.reason, finished.resigned, finished.ranks[2]) == ("resigned", [2], 3)
+    assert audit(run(RedisEventLog(redis_client).read(match_id))).ok
 
 
 def test_the_services_trim_what_every_group_has_handled(

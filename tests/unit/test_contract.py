@@ -6,15 +6,48 @@ import fnmatch
 import json
 from pathlib import Path
 
-from siege.contracts.schema import contract
+import pytest
+
+from siege.contracts.schema import contract, schemas, shapes_fingerprint
+from siege.contracts.version import (
+    CONTRACT_VERSION,
+    VersionNotRaisedError,
+    fingerprint,
+    recorded,
+)
 from siege.eventlog.acl import client_rules
+from siege.hosting.examples import example_files
 
 FOLDER = Path(__file__).resolve().parents[2] / "docs" / "contract"
 
 
+def released() -> dict[str, str]:
+    return json.loads((FOLDER / "versions.json").read_text())
+
+
 def test_checked_in_contract_matches_the_code() -> None:
-    for name, data in contract().items():
+    for name, data in (contract(released()) | example_files()).items():
         assert (FOLDER / name).read_bytes() == data, f"{name} is stale: run `siege contract`"
+
+
+def test_the_shapes_are_those_recorded_for_this_contract_version() -> None:
+    """Fails when a message, event, action or view changes shape and CONTRACT_VERSION stays:
+    raise it (docs/clients.md, Versions), then `siege contract` records the new shapes."""
+    assert released().get(CONTRACT_VERSION) == shapes_fingerprint(), (
+        f"the shapes changed under contract version {CONTRACT_VERSION}: raise it")
+
+
+def test_a_new_field_moves_the_fingerprint_and_a_reworded_description_does_not() -> None:
+    base = schemas()
+    reworded = json.loads(json.dumps(base))
+    reworded["SubmitAction"]["description"] = "said otherwise"
+    grown = json.loads(json.dumps(base))
+    grown["SubmitAction"]["properties"]["priority"] = {"type": "string"}
+    assert fingerprint(reworded) == fingerprint(base) != fingerprint(grown)
+    with pytest.raises(VersionNotRaisedError, match="raise CONTRACT_VERSION"):
+        recorded({CONTRACT_VERSION: fingerprint(base)}, fingerprint(grown))
+    assert recorded({"0.9": "old"}, fingerprint(grown)) == {
+        "0.9": "old", CONTRACT_VERSION: fingerprint(grown)}
 
 
 def test_every_message_and_event_has_a_schema_and_refs_resolve() -> None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar, Union
+from typing import Annotated, Any, Generic, TypeVar, Union
 
 import msgspec
+from msgspec import Meta
 
 from siege.contracts.events import CORE_EVENT_TYPES, SCHEMA_VERSION, Event
 
@@ -20,12 +21,31 @@ GENESIS = bytes(32)
 
 
 class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True):
-    match_id: str
-    seq: int
-    prev: bytes
-    v: int = SCHEMA_VERSION
-    at: int  # milliseconds since the epoch, from the injected clock
-    event: E
+    """One entry of a match log, as stored: field ``e`` of the stream entry holds the msgpack of
+    this envelope, field ``h`` its sha256 (32 raw bytes). ``prev`` chains each entry to the
+    stored bytes of the one before, so changing, removing or reordering any entry breaks the
+    chain (docs/export-format.md)."""
+
+    match_id: Annotated[str, Meta(description=(
+        "The match whose log holds this entry: the same id in every entry of one log, and the "
+        "id in the log's key `{s<shard>}:log:<match_id>`."))]
+    seq: Annotated[int, Meta(description=(
+        "The entry's position in the match log, from 1 without gaps; the stream entry's id "
+        "is `0-<seq>`."))]
+    prev: Annotated[bytes, Meta(description=(
+        "The sha256 of the previous entry's stored bytes (its field `e`), as 32 raw bytes "
+        "(msgpack bin); 32 zero bytes for seq 1. The hash is of the bytes as stored, never "
+        "of a re-encoding."))]
+    v: Annotated[int, Meta(description=(
+        "The schema version of the event bodies; 1 is the only version so far."))] = SCHEMA_VERSION
+    at: Annotated[int, Meta(description=(
+        "When the entry was appended: milliseconds since the Unix epoch on the Redis server's "
+        "clock (read through the services' injected clock), never earlier than the previous "
+        "entry's `at`; every entry of one append has the same `at`. A reproducible run "
+        "stamps a fixed time instead."))]
+    event: Annotated[E, Meta(description=(
+        "The event body: a map tagged by its field `t`, one of the core events (MatchCreated, "
+        "SeedCommitted, ...) or an event of the match's game."))]
 
 
 def digest(stored: bytes) -> bytes:

@@ -15,7 +15,7 @@ from msgspec import Meta
 from siege.contracts.messages import ClientId, GameName, MatchId, Options, SeatNames
 
 
-class OpenSeats(msgspec.Struct, frozen=True, kw_only=True, tag="lobby.open_seats"):
+class OpenSeats(msgspec.Struct, frozen=True, kw_only=True, tag_field="t", tag="lobby.open_seats"):
     """A match that has seats nobody holds yet: send JoinMatch for one of ``open``. The
     listing goes when the last seat is taken (the match starts) or the lobby closes; a
     listing can trail the lobby by a moment, so a join may still be refused (``match_full``,

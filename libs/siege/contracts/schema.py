@@ -1,9 +1,12 @@
 """The published message contract, generated from the msgspec types (never written by hand).
 
-``contract()`` returns two documents: a JSON Schema with every bus message, every core event and
-each hosted game's events, actions and view; and an AsyncAPI 3 document naming every stream a
-client reads or writes, its encoding and the flow of a match from a client's side. The CLI writes
-them to ``docs/contract/``; a test fails when the checked-in files and the code differ.
+``contract()`` returns the published files: a JSON Schema with every bus message, every core
+event and each hosted game's events, actions and view, every field described; an AsyncAPI 3
+document naming every stream and key a client reads or writes, its encoding and the flow of a
+match from a client's side; each game's reference data (``games/<game>.json``: its cards, board
+and codes, what a client needs to read a view); and the versions released with the fingerprint
+of their shapes (``versions.json``, see :mod:`siege.contracts.version`). The CLI writes them to
+``docs/contract/``; a test fails when the checked-in files and the code differ.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ import msgspec
 
 from siege.contracts.envelope import Envelope
 from siege.contracts.events import CORE_EVENT_TYPES, SCHEMA_VERSION
+from siege.contracts.lobby import OpenSeats
 from siege.contracts.messages import BUS_MESSAGES
+from siege.contracts.version import CONTRACT_VERSION, fingerprint, recorded
 from siege.engine.codecs import view_type
-from siege.engine.registry import game_names, get_engine
+from siege.engine.registry import game_names, get_engine, reference_data
+from siege.eventlog.keys import CONTRACT_KEY, LOBBY_HASH, RESULTS_HASH
 
 REF = "#/components/schemas/{name}"
 ENCODING_NOTE = (
@@ -27,7 +33,7 @@ ENCODING_NOTE = (
 
 
 def _types() -> list[Any]:
-    types: list[Any] = [*BUS_MESSAGES, *CORE_EVENT_TYPES, Envelope[msgspec.Raw]]
+    types: list[Any] = [*BUS_MESSAGES, OpenSeats, *CORE_EVENT_TYPES, Envelope[msgspec.Raw]]
     for game in game_names():
         engine = get_engine(game)
         types += [*engine.event_types, *engine.action_types, view_type(game)]
@@ -36,6 +42,10 @@ def _types() -> list[Any]:
 
 def schemas(ref_template: str = REF) -> dict[str, Any]:
     _, components = msgspec.json.schema_components(_types(), ref_template=ref_template)
+    for schema in components.values():
+        tag = schema.get("properties", {}).get("t")
+        if tag is not None and len(tag.get("enum", ())) == 1:  # the type's own tag
+            tag["description"] = f"The type tag: always `{tag['enum'][0]}` for this type."
     return dict(sorted(components.items()))
 
 
@@ -58,6 +68,9 @@ def asyncapi() -> dict[str, Any]:
             "SubmitAction", "A seat's answer to its open decision: `action` is the msgpack of "
             "one of the game's actions, chosen from the prompt's `legal` list; `token` is the "
             "seat's token from SeatGranted."),
+        "ResignMatch": _message(
+            "ResignMatch", "Give up a match for a seat you hold (its token): the match ends "
+            "at once, that seat last (MatchFinished reason `resigned`)."),
         "SeatGranted": _message(
             "SeatGranted", "You hold a seat: its token, and the stream its prompts come on."),
         "EntrantAccepted": _message(
@@ -76,6 +89,8 @@ def asyncapi() -> dict[str, Any]:
             "log at `seq`. The same command sent again is acknowledged again."),
         "ActionRejected": _message("ActionRejected", "A command refused, with a typed reason."),
         "MatchFinished": _message("MatchFinished", "A match's result: `ranks[seat]`, 1 = won."),
+        "OpenSeats": _message("OpenSeats", "A match waiting for players, as the public lobby "
+                              "lists it: JoinMatch one of its `open` seats."),
         "LogEntry": {
             "name": "LogEntry", "contentType": "application/msgpack",
             "summary": "One stored event: fields `e` (the envelope's bytes) and `h` (their "
@@ -106,7 +121,8 @@ def asyncapi() -> dict[str, Any]:
                            "server without ACLs a client adds itself with SADD and rings "
                            "`siege:clients:changed` with XADD * c <id>). " + ENCODING_NOTE,
             "parameters": {"client": client},
-            "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction"),
+            "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction",
+                             "ResignMatch"),
         },
         "inbox": {
             "address": "siege:client:{client}:inbox", "title": "A client's inbox",
@@ -127,7 +143,23 @@ def asyncapi() -> dict[str, Any]:
         },
         "results": {
             "address": "siege:results", "title": "Finished matches (public)",
+            "description": "Read with XREAD: every result as it comes, newest last (capped, so "
+                           "older ones leave it; the hash below keeps every one).",
             "messages": refs("MatchFinished"),
+        },
+        "resultsByMatch": {
+            "address": RESULTS_HASH, "title": "Every result, by match id (public)",
+            "description": "A Redis hash, not a stream: HGET it with a match id for that "
+                           "match's MatchFinished (msgpack), or HSCAN it. Written once per "
+                           "match, when its result is first recorded.",
+            "messages": refs("MatchFinished"),
+        },
+        "lobby": {
+            "address": LOBBY_HASH, "title": "Matches waiting for players (public)",
+            "description": "A Redis hash, not a stream: field a match id, value the msgpack of "
+                           "its OpenSeats. HSCAN (or HGETALL) it to find a seat, then send "
+                           "JoinMatch. A listing leaves as its last seat is taken.",
+            "messages": refs("OpenSeats"),
         },
         "matchLog": {
             "address": "{shard}:log:{match_id}", "title": "A match's event log",
@@ -156,6 +188,8 @@ def asyncapi() -> dict[str, Any]:
                             "actions on your seat's stream."),
         "submitAction": op("send", "commands", "SubmitAction", "4. Answer the prompt's decision "
                            "with one of its legal actions, your token and a fresh command id."),
+        "resign": op("send", "commands", "ResignMatch", "Or give the match up, at any time "
+                     "before its end."),
         "receiveAcknowledgement": op("receive", "inbox", "ActionAcknowledged", "5a. An "
                                      "accepted action is acknowledged."),
         "receiveRejection": op("receive", "inbox", "ActionRejected", "5b. A refused command "
@@ -163,12 +197,17 @@ def asyncapi() -> dict[str, Any]:
         "receiveRefusal": op("receive", "inbox", "CommandRefused", "A refused create, join or "
                              "registration."),
         "receiveResult": op("receive", "inbox", "MatchFinished", "6. The match has ended."),
+        "readLobby": op("receive", "lobby", "OpenSeats", "0. Find a match with open seats."),
+        "readResult": op("receive", "resultsByMatch", "MatchFinished", "Look up any match's "
+                         "result by its id."),
         "auditLog": op("receive", "matchLog", "LogEntry", "Auditors read the whole log."),
     }
     return {
         "asyncapi": "3.0.0",
-        "info": {"title": "Siegeworks bus", "version": str(SCHEMA_VERSION),
-                 "description": ENCODING_NOTE},
+        "info": {"title": "Siegeworks bus", "version": CONTRACT_VERSION,
+                 "description": ENCODING_NOTE + " The running services' version is in the "
+                 f"hash `{CONTRACT_KEY}` (field `version`), readable by every client; "
+                 "docs/clients.md says what may change within a major version."},
         "defaultContentType": "application/msgpack",
         "channels": channels,
         "operations": operations,
@@ -178,25 +217,37 @@ def asyncapi() -> dict[str, Any]:
 
 
 def games() -> dict[str, Any]:
-    """Per hosted game: its player counts and the schema names of its view, actions and
-    events (the game named in ``CreateMatch.game`` decides which apply)."""
+    """Per hosted game: its player counts, the schema names of its view, actions and events
+    (the game named in ``CreateMatch.game`` decides which apply) and its reference data file."""
     def name(t: Any) -> str:
         return t.__name__
 
     return {game: {"players": [get_engine(game).min_players, get_engine(game).max_players],
                    "view": name(view_type(game)),
                    "actions": sorted(map(name, get_engine(game).action_types)),
-                   "events": sorted(map(name, get_engine(game).event_types))}
+                   "events": sorted(map(name, get_engine(game).event_types)),
+                   "reference": f"games/{game}.json"}
             for game in game_names()}
 
 
-def contract() -> dict[str, bytes]:
-    """File name -> pretty JSON bytes, exactly as checked in."""
+def shapes_fingerprint() -> str:
+    """The fingerprint of every shape the contract publishes (:mod:`siege.contracts.version`)."""
+    return fingerprint(schemas())
+
+
+def contract(versions: dict[str, str] | None = None) -> dict[str, bytes]:
+    """File name (relative to the contract folder) -> pretty JSON bytes, exactly as checked in.
+    ``versions``: the versions file as released so far (raises ``VersionNotRaisedError`` when
+    the shapes changed under a version already recorded)."""
     def pretty(doc: Any) -> bytes:
         return msgspec.json.format(msgspec.json.encode(doc), indent=2) + b"\n"
 
-    return {
+    files = {
         "schema.json": pretty({"$schema": "https://json-schema.org/draft/2020-12/schema",
                                "$defs": schemas("#/$defs/{name}")}),
         "asyncapi.json": pretty(asyncapi()),
+        "versions.json": pretty(recorded(versions or {}, shapes_fingerprint())),
     }
+    for game in game_names():
+        files[f"games/{game}.json"] = pretty(reference_data(game))
+    return files

@@ -34,6 +34,7 @@ from siege.contracts.events import (
     MatchEnded,
     MatchSealed,
     PlayerSeedAdded,
+    SeatResigned,
     SeatTimedOut,
     SeedCommitted,
     SeedRevealed,
@@ -331,6 +332,9 @@ def _check_one(
             raise _Bad(seq, "revealed seed does not match the commitment")
     elif isinstance(event, SeatTimedOut) and not check_timeout(ms, event.seat, event.decision):
         raise _Bad(seq, f"seat {event.seat} was not being asked decision {event.decision}")
+    elif isinstance(event, SeatResigned) and (
+            ms.created is None or not 0 <= event.seat < ms.created.players):
+        raise _Bad(seq, f"seat {event.seat} resigned, but the match has no such seat")
 
 
 def _check_action(ms: MatchState, seq: int, event: ActionAccepted, owed: deque[GameEvent]) -> None:

@@ -77,7 +77,8 @@ def believed_arrival_ms(entry_id: str, read_ms: int,
 def check_timeout(ms: MatchState, seat: int, decision: int) -> bool:
     """Whether ``seat`` is still asked for ``decision``, so that it can time out."""
     engine = ms.engine
-    if engine is None or ms.ended is not None or ms.timed_out or ms.open_request is not None:
+    if (engine is None or ms.ended is not None or ms.timed_out or ms.resigned
+            or ms.open_request is not None):
         return False
     pending = engine.pending(ms.game)
     return seat in pending.seats and pending.decision == decision

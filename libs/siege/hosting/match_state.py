@@ -24,6 +24,7 @@ from siege.contracts.events import (
     MatchEnded,
     MatchSealed,
     PlayerSeedAdded,
+    SeatResigned,
     SeatTimedOut,
     SeedCommitted,
     SeedRevealed,
@@ -39,7 +40,7 @@ class MatchState:
     __slots__ = (
         "match_id", "engine", "codec", "created", "game", "head_seq", "head_hash",
         "commitment", "player_seeds", "open_request", "next_roll", "ended", "revealed",
-        "command_ids", "light", "timed_out", "damaged", "sealed", "head_at",
+        "command_ids", "light", "timed_out", "resigned", "damaged", "sealed", "head_at",
     )
 
     def __init__(self, match_id: str, light: bool = False) -> None:
@@ -68,6 +69,7 @@ class MatchState:
         # so a repeat of the same command is acknowledged again rather than refused.
         self.command_ids: dict[str, tuple[int, int, int]] = {}
         self.timed_out: list[int] = []  # seats that let their clock run out (a forfeit)
+        self.resigned: list[int] = []  # seats whose holder gave the match up
         self.sealed: MatchSealed | None = None  # the server's signature: the log is complete
 
 
@@ -110,6 +112,9 @@ def fold(ms: MatchState, seq: int, digest: bytes, event: Event) -> None:
         ms.commitment = event.commitment
     elif isinstance(event, PlayerSeedAdded):
         ms.player_seeds.append(bytes.fromhex(event.seed))
+    elif isinstance(event, SeatResigned):
+        ms.resigned.append(event.seat)
+        ms.command_ids[event.command_id] = (event.seat, -1, seq)
     elif isinstance(event, SeatTimedOut):
         ms.timed_out.append(event.seat)
         if not ms.light:

@@ -10,8 +10,14 @@ from typing import Any
 
 import msgspec
 
-from siege.contracts.events import ActionAccepted, ChanceRequested, Event, MatchEnded
-from siege.contracts.messages import MAX_ACTION_BYTES, SubmitAction
+from siege.contracts.events import (
+    ActionAccepted,
+    ChanceRequested,
+    Event,
+    MatchEnded,
+    SeatResigned,
+)
+from siege.contracts.messages import MAX_ACTION_BYTES, ResignMatch, SubmitAction
 from siege.contracts.rejections import RejectionCode
 from siege.engine.codecs import action_decoder
 from siege.hosting.clocks import forfeit_ranks
@@ -41,7 +47,7 @@ def check_turn(ms: MatchState, seat: int, decision: int) -> Rejection | None:
     """Turn and staleness, shared by the live path and the auditor."""
     if ms.engine is None or ms.created is None:
         return Rejection(RejectionCode.UNKNOWN_MATCH, "no such match")
-    if ms.ended is not None or ms.timed_out or ms.engine.is_terminal(ms.game):
+    if over(ms):
         return Rejection(RejectionCode.MATCH_OVER, "the match is over")
     if not 0 <= seat < ms.created.players:
         return Rejection(RejectionCode.UNKNOWN_SEAT, f"seat {seat} is not in this match")
@@ -53,6 +59,32 @@ def check_turn(ms: MatchState, seat: int, decision: int) -> Rejection | None:
             RejectionCode.STALE_DECISION, f"decision {decision} is not the open {pending.decision}"
         )
     return None
+
+
+def over(ms: MatchState) -> bool:
+    """Whether nothing a seat sends can change the match any more."""
+    assert ms.engine is not None
+    return (ms.ended is not None or bool(ms.timed_out) or bool(ms.resigned)
+            or ms.engine.is_terminal(ms.game))
+
+
+def accept_resignation(ms: MatchState, cmd: ResignMatch) -> list[Event] | Rejection | None:
+    """The event that records ``cmd``, why it is refused, or None for a repeat of a
+    resignation already recorded (nothing more to do). Any seat may resign at any time
+    before the end, its turn or not."""
+    earlier = ms.command_ids.get(cmd.command_id)
+    if earlier is not None:
+        if earlier[:2] == (cmd.seat, -1):
+            return None
+        return Rejection(RejectionCode.DUPLICATE_COMMAND,
+                         "this command id was already accepted for another command")
+    if ms.engine is None or ms.created is None:
+        return Rejection(RejectionCode.UNKNOWN_MATCH, "no such match")
+    if over(ms):
+        return Rejection(RejectionCode.MATCH_OVER, "the match is over")
+    if not 0 <= cmd.seat < ms.created.players:
+        return Rejection(RejectionCode.UNKNOWN_SEAT, f"seat {cmd.seat} is not in this match")
+    return [SeatResigned(seat=cmd.seat, command_id=cmd.command_id)]
 
 
 def check_legal(ms: MatchState, seat: int, action: Any) -> Rejection | None:
@@ -104,9 +136,10 @@ def expected_follow_up(ms: MatchState) -> Event | None:
     # seed, and one order of events (commit, then requests) makes logs reproducible.
     if engine is None or ms.ended is not None or ms.commitment is None:
         return None
-    if ms.timed_out:
-        return MatchEnded(ranks=forfeit_ranks(engine.ranks(ms.game), ms.timed_out),
-                          reason="forfeit")
+    if ms.timed_out or ms.resigned:
+        return MatchEnded(ranks=forfeit_ranks(engine.ranks(ms.game),
+                                              ms.timed_out + ms.resigned),
+                          reason="forfeit" if ms.timed_out else "resigned")
     if engine.is_terminal(ms.game):
         return MatchEnded(ranks=engine.ranks(ms.game))
     if ms.open_request is None:

@@ -259,9 +259,21 @@ def play(
             if not result.finished:
                 out.print("the match did not finish")
                 return
-            ranks = result.finished[0].ranks
-            out.print(f"\nmatch {result.match_ids[0]} over: you placed {ranks[seat]} "
-                      f"of {players}; ranks {ranks}")
+            ended = result.finished[0]
+            why = {"finished": "the game ended", "forfeit": "a clock ran out",
+                   "resigned": "a seat resigned", "damaged": "damaged"}.get(ended.reason,
+                                                                           ended.reason)
+            place = (f"you placed {ended.ranks[seat]} of {players}" if ended.ranks
+                     else "no result")
+            out.print(f"\nmatch {result.match_ids[0]} over ({why}): {place}")
+            table = Table(title="final table")
+            for column in ("place", "seat", "name"):
+                table.add_column(column)
+            for rank, number, name in sorted(zip(ended.ranks, range(players),
+                                                 ended.seat_names, strict=False)):
+                table.add_row(str(rank), str(number) + (" (you)" if number == seat else ""),
+                              name)
+            out.print(table)
             out.print((await audit_match(log, result.match_ids[0])).line())
 
     run_async(session())

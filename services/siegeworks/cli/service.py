@@ -6,41 +6,67 @@ import os
 from pathlib import Path
 from typing import Annotated
 
+import msgspec
 import typer
 from redis.asyncio import Redis
 from rich.markup import escape
 
+import siege
 from siege.contracts.schema import contract as generate_contract
+from siege.contracts.version import VersionNotRaisedError
+from siege.hosting.examples import example_files
 from siegeworks.cli.app import app
-from siegeworks.cli.common import RedisUrl, err, fail, out, run_async
+from siegeworks.cli.common import ServicesRedisUrl, err, fail, out, run_async
 from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
 from siegeworks.redis_target import check_url
 from siegeworks.serve import SERVICES, Health, read_health, serve
 
 
+def checkout_contract_folder() -> Path:
+    """``docs/contract`` of the checkout this code runs from, wherever the command is run;
+    ``./docs/contract`` for an installed copy that has no checkout around it."""
+    checkout = Path(siege.__file__).resolve().parents[2] / "docs" / "contract"
+    return checkout if checkout.is_dir() else Path("docs/contract")
+
+
 @app.command()
 def contract(
-    folder: Annotated[Path, typer.Option("--out", help="Folder to write the contract into.")]
-    = Path("docs/contract"),
+    folder: Annotated[Path | None, typer.Option(
+        "--out", help="Folder to write the contract into (default: docs/contract of this "
+        "checkout, from wherever you run it).")] = None,
     check: Annotated[bool, typer.Option(
         help="Only compare with the files in the folder; exit 1 when they differ.")] = False,
 ) -> None:
-    """Write (or check) the published contract: JSON Schema and AsyncAPI, from the code."""
+    """Write (or check) the published contract from the code: JSON Schema, AsyncAPI, each
+    game's reference data and worked example, and the versions file.
+
+    Examples: siege contract
+              siege contract --check"""
+    folder = folder or checkout_contract_folder()
+    versions_file = folder / "versions.json"
+    try:
+        versions = msgspec.json.decode(versions_file.read_bytes(), type=dict[str, str]) \
+            if versions_file.is_file() else {}
+        files = generate_contract(versions) | example_files()
+    except msgspec.DecodeError as error:
+        raise fail(f"{versions_file}: {error}") from None
+    except VersionNotRaisedError as error:
+        raise fail(str(error), code=1) from None
     differ = []
-    for name, data in generate_contract().items():
+    for name, data in files.items():
         path = folder / name
         if check:
             if not path.is_file() or path.read_bytes() != data:
                 differ.append(name)
             continue
-        folder.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         out.print(f"wrote {path}")
     if differ:
-        err.print(f"contract out of date: {', '.join(differ)} (run: siege contract)")
+        err.print(f"contract out of date in {folder}: {', '.join(differ)} (run: siege contract)")
         raise typer.Exit(1)
     if check:
-        out.print("contract matches the code")
+        out.print(f"contract in {folder} matches the code")
 
 
 @app.command("serve")
@@ -50,9 +76,11 @@ def serve_cmd(
         envvar="SIEGE_CONSUMER",
         help="Stable consumer name; a restart under the same name re-reads its pending entries."
     )] = None,
-    redis_url: RedisUrl = None,
+    redis_url: ServicesRedisUrl = "",
 ) -> None:
-    """Run one service process until SIGTERM."""
+    """Run one service process until SIGTERM.
+
+    Example: REDIS_URL=redis://siege-match:PASSWORD@redis:6379/0 siege serve match"""
     if service not in SERVICES:
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
@@ -83,10 +111,12 @@ async def _read_redis(redis_url: str, *, with_health: bool = True
 
 
 @app.command()
-def health(redis_url: RedisUrl = None) -> None:
+def health(redis_url: ServicesRedisUrl = "") -> None:
     """Show the health records the running services write every second, then what the Redis
     guarantees about the match logs (eviction, persistence, replicas) and what it may lose.
-    Exits 1 when no service runs or when Redis may evict keys."""
+    Exits 1 when no service runs or when Redis may evict keys.
+
+    Example: siege health --redis-url redis://127.0.0.1:6379/0"""
     if not redis_url:
         raise fail("health needs --redis-url or REDIS_URL")
     records, redis_says = run_async(_read_redis(redis_url))

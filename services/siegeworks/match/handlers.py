@@ -12,6 +12,7 @@ from siege.contracts.messages import (
     LogAppended,
     Message,
     RegisterEntrant,
+    ResignMatch,
     SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
@@ -132,8 +133,8 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
         await on_create_match(ctx, message)
     elif isinstance(message, JoinMatch):
         await on_join_match(ctx, message)
-    elif isinstance(message, SubmitAction):
-        pass  # the rules service reads actions from this same stream, in its own group
+    elif isinstance(message, SubmitAction | ResignMatch):
+        pass  # the rules service reads these from this same stream, in its own group
     elif isinstance(message, RegisterEntrant):
         await on_register_entrant(ctx, message)
     else:  # a notice is no command: nobody to answer, so the log line is all

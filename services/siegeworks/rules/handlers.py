@@ -18,6 +18,7 @@ from siege.contracts.messages import (
     ActionRejected,
     LogAppended,
     Message,
+    ResignMatch,
     SeatPrompted,
     SubmitAction,
     clipped,
@@ -26,7 +27,13 @@ from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import view_key
 from siege.hosting.clocks import deadline_member, timeout_ms
 from siege.hosting.match_state import MatchState
-from siege.hosting.rules import Rejection, accept_action, expected_follow_up, repeat_of
+from siege.hosting.rules import (
+    Rejection,
+    accept_action,
+    accept_resignation,
+    expected_follow_up,
+    repeat_of,
+)
 from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
@@ -46,13 +53,45 @@ def check_command(ctx: ServiceContext, cmd: SubmitAction) -> Rejection | None:
 
 
 async def on_command(ctx: ServiceContext, message: Message) -> None:
-    """The command stream: actions are the rules' own; everything else is the match service's
-    (which reads the same stream in a group of its own)."""
+    """The command stream: actions and resignations are the rules' own; everything else is the
+    match service's (which reads the same stream in a group of its own)."""
     if isinstance(message, SubmitAction):
         await on_submit_action(ctx, message)
+    elif isinstance(message, ResignMatch):
+        await on_resign(ctx, message)
 
 
-async def reject(ctx: ServiceContext, cmd: SubmitAction, refused: Rejection) -> None:
+async def on_resign(ctx: ServiceContext, cmd: ResignMatch) -> None:
+    """A seat gives up: SeatResigned and the end it calls for, in one append."""
+    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
+        await reject(ctx, cmd, Rejection(RejectionCode.BAD_TOKEN,
+                                         "no valid token for this seat of this match"))
+        return
+    refused: list[Rejection] = []
+    before = [0]
+
+    def owe(ms: MatchState) -> Sequence[Event] | None:
+        before[0] = ms.head_seq
+        outcome = accept_resignation(ms, cmd)
+        if isinstance(outcome, Rejection):
+            refused[:] = [outcome]
+            return None
+        return outcome
+
+    ms, appended = await ctx.loader.append_owed(cmd.match_id, owe, follow_up=expected_follow_up)
+    if refused:
+        await reject(ctx, cmd, refused[0])
+        if ms.created is None:
+            ctx.loader.forget(cmd.match_id)
+        return
+    if appended:  # the end goes to scoring and dice; nobody is asked anything any more
+        await announce(ctx, ms, ms.head_seq - before[0])
+        for seat in range(ms.created.players if ms.created else 0):
+            ctx.prompted.pop((ms.match_id, seat), None)
+
+
+async def reject(ctx: ServiceContext, cmd: SubmitAction | ResignMatch,
+                 refused: Rejection) -> None:
     # The detail may quote the action (an illegal one's repr): cut to its bound, so a rejection
     # never costs its inbox more than MAX_INBOX_ENTRY_BYTES; the ids are bounded on decoding.
     ctx.on_refused(cmd.client)

@@ -90,7 +90,8 @@ def result_of(ms: MatchState) -> MatchFinished | None:
     return MatchFinished(match_id=ms.match_id, game=ms.created.game,
                          seat_names=list(ms.created.seat_names), ranks=list(ms.ended.ranks),
                          creator=ms.created.creator, reason=ms.ended.reason,
-                         head=ms.head_hash.hex())
+                         head=ms.head_hash.hex(), timed_out=list(ms.timed_out),
+                         resigned=list(ms.resigned))
 
 
 async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppended) -> None:

@@ -7,7 +7,7 @@ instance ``i``); a unit on the battlefield is named by ``uid = seat * 100 + inst
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -84,15 +84,32 @@ class Boost(msgspec.Struct, kw_only=True):
 
 
 class Clash(msgspec.Struct, kw_only=True):
-    """One combat, shot or effect that dealt damage this turn (for views and tests)."""
+    """One combat, shot or card effect that dealt damage (0 included) since the turn began, for
+    views and tests: melee combats, Ranged shots, castle hits, damage from commands and units
+    that burn."""
 
-    source: int  # a uid, or NOBODY for a command or environment card
-    target: int  # a uid, or -1 - seat for that seat's castle
-    damage: int
-    returned: int = 0  # counter-attack damage dealt back to ``source``
-    smash: bool = False
-    momentum: bool = False
-    destroyed: list[int] = msgspec.field(default_factory=list)
+    source: Annotated[int, msgspec.Meta(description=(
+        "The uid of the unit that dealt it (seat * 100 + instance; a hero seat * 100 + 99), or "
+        "-1 for damage from a card (a command or an Environment card) or from burning."))]
+    target: Annotated[int, msgspec.Meta(description=(
+        "The uid of the unit hit, or -1 - seat for that seat's castle: -1 seat 0's castle, -2 "
+        "seat 1's."))]
+    damage: Annotated[int, msgspec.Meta(description=(
+        "Damage dealt to the target, in Health, after Armor (damage from cards ignores "
+        "Armor)."))]
+    returned: Annotated[int, msgspec.Meta(description=(
+        "Counter-attack damage the target dealt back to `source`, after Armor; 0 for shots, "
+        "castle hits and card damage."))] = 0
+    smash: Annotated[bool, msgspec.Meta(description=(
+        "Whether the attacker got the Smash Bonus (it was blocked with distance left and "
+        "the defender lacks Defense)."))] = False
+    momentum: Annotated[bool, msgspec.Meta(description=(
+        "Whether the attacker also got the Momentum Bonus (+1 Attack: a Charge with a Smash "
+        "while the meter stood in its seat's Charging Smash area)."))] = False
+    destroyed: Annotated[list[int], msgspec.Meta(description=(
+        "Uids of the units this melee combat destroyed, either side's; left empty for shots "
+        "and card damage, even when they destroyed a unit."))] = msgspec.field(
+        default_factory=list)
 
 
 def _per_seat() -> list[list[int]]:

@@ -7,7 +7,7 @@ for seat ``o``) because they are tested on every legal-action call.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -45,12 +45,20 @@ class Battle(msgspec.Struct, kw_only=True):
 
 
 class Outcome(msgspec.Struct, kw_only=True):
-    """How the last battle ended, kept for views and tests (it follows from the events)."""
+    """How the last battle of this round with soldiers in it ended, kept for views and tests
+    (it follows from the events). It covers one-sided battles settled without dice too."""
 
-    sides: list[int]  # [active, opponent]
-    totals: list[int] | None = None  # None when no dice were rolled
-    winner: int = -1  # -1: nobody (a truce, or both sides wiped out)
-    placed: int = 0  # soldiers put on the loser's wall
+    sides: Annotated[list[int], msgspec.Meta(description=(
+        "The two seats of the battle: [active battler (whose battle turn it was), its "
+        "opponent]."))]
+    totals: Annotated[list[int] | None, msgspec.Meta(description=(
+        "Battle totals of the deciding roll, in `sides` order: battle die (d4) plus soldiers "
+        "still in the battle plus card bonuses. null when no dice were rolled (one side had "
+        "no soldiers, or a Truce). Equal totals mean Veteran Captains broke the tie."))] = None
+    winner: Annotated[int, msgspec.Meta(description=(
+        "Seat number of the winner; -1 for nobody (a Truce, or both sides wiped out)."))] = -1
+    placed: Annotated[int, msgspec.Meta(description=(
+        "Soldiers the winner moved from the battle onto the loser's wall (0 or more)."))] = 0
 
 
 class State(msgspec.Struct, kw_only=True):

@@ -8,7 +8,7 @@ it sits in.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -45,13 +45,23 @@ class Combat(msgspec.Struct, kw_only=True):
 
 
 class CombatResult(msgspec.Struct, kw_only=True):
-    """How the last close combat ended, kept for views and tests (it follows from the events)."""
+    """How the last close combat ended, kept for views and tests (it follows from the events).
+    It lasts until the next assault or the start of the next turn."""
 
-    slot: int
-    sides: list[int]  # [attacker, defender]
-    totals: list[int]
-    winner: int  # a seat
-    destroyed: list[int]  # the loser's units at that mission, now in its discard pile
+    slot: Annotated[int, msgspec.Meta(description=(
+        "Mission slot (0 or 1) where the combat was fought."))]
+    sides: Annotated[list[int], msgspec.Meta(description=(
+        "The two seats: [attacker (the assaulting seat), defender]."))]
+    totals: Annotated[list[int], msgspec.Meta(description=(
+        "Final totals in `sides` order: the strength of the side's units at that mission "
+        "plus the speed it swerved in this combat."))]
+    winner: Annotated[int, msgspec.Meta(description=(
+        "Seat number of the winner, the side ahead (the defender on equal totals); it scored "
+        "`constants.combat_points` of the reference data."))]
+    destroyed: Annotated[list[int], msgspec.Meta(description=(
+        "Card numbers (indexes into `cards` of the reference data) of the loser's units at "
+        "that mission, destroyed and now in its discard pile; in the order they were "
+        "deployed."))]
 
 
 class State(msgspec.Struct, kw_only=True):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from siege.games.castellum.cards import IS_FORT, LINE_CARDS, NOBODY, STAR_FORTS
@@ -12,11 +14,22 @@ RESOURCES_PER_POINT = 3
 
 
 class Score(msgspec.Struct, frozen=True, kw_only=True):
-    enemies: int  # points printed on the defeated enemy cards
-    resources: int  # one per three resources left, of any kinds
-    stars: int  # star rules of the Line's cards
-    pairs: int  # the 1794 reward: one per defeated pair of the seat's type
-    total: int
+    """A seat's points by source under the final scoring rules; ranks follow ``total``, and
+    equal totals share a place (no tie-break)."""
+
+    enemies: Annotated[int, msgspec.Meta(description=(
+        "Sum of the `points` of the seat's defeated enemy cards (destroyed ones included)."))]
+    resources: Annotated[int, msgspec.Meta(description=(
+        "One point per `constants.resources_per_point` (3) resources left, all kinds counted "
+        "together; a remainder scores nothing."))]
+    stars: Annotated[int, msgspec.Meta(description=(
+        "Points of the star rules of the Line's cards: each star card scores one per card of "
+        "its kind in the Line (all fortifications, or troops of one type), itself included."))]
+    pairs: Annotated[int, msgspec.Meta(description=(
+        "The 1794 reward: one point per two defeated enemy cards of the seat's `pair_type`; 0 "
+        "without that reward."))]
+    total: Annotated[int, msgspec.Meta(description=(
+        "enemies + resources + stars + pairs."))]
 
 
 def line_cards(state: State, seat: int) -> list[int]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from siege.games.storm_castle.armies import CHAMPION
 from siege.games.storm_castle.rules.economy import upgrade_built
@@ -13,14 +16,21 @@ DEFENDERS_PER_POINT = 3
 
 
 class Vilest(msgspec.Struct, frozen=True, kw_only=True):
-    walls: int
-    defenders: int  # one per three defenders slain (peasants never count)
-    buildings: int
-    champion: int
-    upgrade: int
-    gold: int  # one per three gold held
-    boss: int
-    total: int
+    """One player's points in the vilest ranking, part by part, counted the same whether or
+    not the keep fell; the total ranks every player but the one who entered the keep."""
+
+    walls: Annotated[int, Meta(description=(
+        "1 per castle wall or keep wall the player destroyed."))]
+    defenders: Annotated[int, Meta(description=(
+        "1 per three defenders slain, the hero included (peasants never count), rounded "
+        "down."))]
+    buildings: Annotated[int, Meta(description="1 per castle building the player destroyed.")]
+    champion: Annotated[int, Meta(description="1 while the player's champion is in play, else 0.")]
+    upgrade: Annotated[int, Meta(description=(
+        "1 while the player's battlefield upgrade stands, else 0."))]
+    gold: Annotated[int, Meta(description="1 per three gold held, rounded down.")]
+    boss: Annotated[int, Meta(description="1 for the player who is Boss now, else 0.")]
+    total: Annotated[int, Meta(description="The sum of the other parts.")]
 
 
 def vilest(state: State, seat: int) -> Vilest:
