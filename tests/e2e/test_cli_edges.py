@@ -105,3 +105,21 @@ def test_join_of_a_match_nobody_created_ends_with_the_refusal(
     assert done.returncode == 1, done.stderr
     assert "unknown_match" in done.stderr and "Traceback" not in done.stderr
     assert time.monotonic() - started < 60  # not the 300 s timeout
+
+
+def test_contract_check_works_from_any_folder(tmp_path: Path) -> None:
+    done = siege(["contract", "--check"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "matches the code" in done.stdout
+    assert not (tmp_path / "docs").exists()  # it looked at the checkout's, wrote nothing here
+
+
+@pytest.mark.parametrize("command", ["health", "serve"])
+def test_commands_that_need_the_services_redis_say_so_in_help_and_error(
+        tmp_path: Path, command: str) -> None:
+    helped = siege([command, "--help"], tmp_path)
+    assert "embedded Redis is started" not in helped.stdout
+    assert "The Redis the services use" in helped.stdout
+    args = [command] if command == "health" else [command, "match"]
+    done = siege(args, tmp_path)
+    assert done.returncode == 2 and "REDIS_URL" in done.stderr and "Traceback" not in done.stderr
