@@ -20,6 +20,7 @@ from siege.bots.registry import UnknownBotError, make_bot
 from siege.engine.registry import UnknownGameError, get_engine
 from siege.eventlog.embedded import EmbeddedRedisError
 from siege.eventlog.keys import valid_client_id
+from siegeworks.clients.human import InputEndedError
 from siegeworks.clients.joiner import JoinRefusedError
 from siegeworks.redis_target import RedisUrlError, check_url
 from siegeworks.remote_run import StalledError
@@ -99,6 +100,8 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
         raise fail("terminated", code=143) from None
     except KeyboardInterrupt:
         raise fail("interrupted (Ctrl-C)", code=130) from None
+    except InputEndedError as error:
+        raise fail(str(error), code=1) from None
     except RedisUrlError as error:
         raise fail(str(error)) from None
     except RedisConnectionError as error:

@@ -14,6 +14,7 @@ from rich.table import Table
 from siege.bots.registry import bot_names
 from siege.contracts.messages import MatchFinished
 from siege.engine.registry import game_names, get_engine
+from siege.hosting.clocks import MAX_TIMEOUT_MS
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
     ClientId,
@@ -187,6 +188,23 @@ async def _run_services(cfg: RunConfig, url: str, redis: Redis,
             f"{s} exit {c}" for s, c in procs.exit_codes.items()))
 
 
+UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000}
+
+
+def clock_ms(text: str) -> int | None:
+    """``--clock`` in milliseconds: ``none`` is the longest clock a match may have (a week),
+    else a number and a unit (ms, s, m, h; seconds without one); None when it is no time."""
+    text = text.strip().lower()
+    if text in ("none", "off"):
+        return MAX_TIMEOUT_MS
+    number = text.rstrip("mshd")
+    unit = text[len(number):] or "s"
+    if not number.isdigit() or unit not in UNITS_MS:
+        return None
+    value = int(number) * UNITS_MS[unit]
+    return value if 1 <= value <= MAX_TIMEOUT_MS else None
+
+
 def left_behind(cfg: RunConfig, finished: int, left: list[str], in_process: bool) -> str:
     """What an interrupted run leaves: which matches did not end, and what becomes of them."""
     if not left:
@@ -232,18 +250,30 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed for a reproducible match.")] = None,
     in_process: Annotated[bool, typer.Option(
         help="Run the services' handlers in this process instead of as processes.")] = False,
+    clock: Annotated[str, typer.Option(
+        help="Time for each decision: 90s, 10m, 1h, or none (a casual game: a week).")]
+    = "none",
     decks: Decks = None,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client.
+
+    Each prompt shows your clock; 10 seconds before it runs out you are warned. Type a
+    number to act, ? for help, or resign to give the match up.
 
     Example: siege play --game castellum --players 3 --seat 1"""
     players = default_players(game, players)
     check_table(game, players, bots)
     if seat >= players:
         raise fail(f"seat {seat} is not one of the {players} seats")
+    allowed = clock_ms(clock)
+    if allowed is None:
+        raise fail(f"--clock {clock!r}: give a time such as 90s, 10m or 1h, or none")
+    if in_process and allowed != MAX_TIMEOUT_MS:
+        raise fail("--clock needs the services: one process keeps no clocks")
     cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed,
-                    options=game_options(game, players, decks))
+                    options={**game_options(game, players, decks),
+                             "decision_timeout_ms": str(allowed)})
 
     async def session() -> None:
         async with open_log(redis_url) as (log, _where, url):
@@ -274,7 +304,9 @@ def play(
                 table.add_row(str(rank), str(number) + (" (you)" if number == seat else ""),
                               name)
             out.print(table)
-            out.print((await audit_match(log, result.match_ids[0])).line())
+            keyring = (result.wired.keyring if result.wired is not None
+                       else await read_keyring(log.redis))
+            out.print((await audit_match(log, result.match_ids[0], keyring)).line())
 
     run_async(session())
 

@@ -4,6 +4,8 @@ is read from the keyboard, and it goes over the bus like any other client's comm
 from __future__ import annotations
 
 import asyncio
+import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,15 +32,48 @@ def render_view(view: Any, indent: str = "  ") -> str:
 
 
 RESIGN = -1
+TIMED_OUT = -2
+WARN_S = 10
+LATE_S = 2.0  # after the deadline, how long to wait for the services' word before giving up
+
+
+class InputEndedError(EOFError):
+    """The terminal's input ended (Ctrl-D, a closed pipe) while a decision was open."""
+
+
+class Lines:
+    """The terminal's lines, read by one daemon thread into a queue: a wait for an answer can
+    end (the clock ran out) without leaving a read behind that would eat the next line, and a
+    thread blocked on the keyboard never keeps the program from exiting."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[str | None] | None = None
+
+    async def next(self, prompt: str) -> str | None:
+        """The next line (None at the end of input), with ``prompt`` shown first."""
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            loop = asyncio.get_running_loop()
+            queue = self._queue
+
+            def read() -> None:
+                for line in sys.stdin:
+                    loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\n"))
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+            threading.Thread(target=read, name="terminal-lines", daemon=True).start()
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        return await self._queue.get()
 
 
 class HumanSeat:
     def __init__(self, bus: Bus, client: str, game: str, seat: int,
-                 ask: Callable[[str], str] = input, show: Callable[[str], None] = print) -> None:
+                 lines: Lines | None = None, show: Callable[[str], None] = print) -> None:
         self.bus = bus
         self.client = client
         self.seat = seat
-        self.ask = ask
+        self.lines = lines or Lines()
         self.show = show
         self.token = ""
         self._actions = action_list_decoder(game)
@@ -60,8 +95,15 @@ class HumanSeat:
         self.show(render_view(self._view.decode(prompt.view)))
         for number, action in enumerate(legal, start=1):
             self.show(f"  {number:>2}. {describe(action)}")
-        choice = await self._choose(len(legal))
+        warning = asyncio.create_task(self._warn(prompt.deadline_ms))
+        try:
+            choice = await self._choose(len(legal), prompt.deadline_ms)
+        finally:
+            warning.cancel()
         self._answered = prompt.decision
+        if choice == TIMED_OUT:
+            self.show("\n  your clock ran out: the match is forfeited, your seat ranked last")
+            return
         if choice == RESIGN:
             self.show("  you resign: the match ends, your seat ranked last")
             await self.bus.publish(commands_topic(self.client), ResignMatch(
@@ -73,14 +115,32 @@ class HumanSeat:
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
             action=msgspec.msgpack.encode(legal[choice]), token=self.token, client=self.client))
 
-    async def _choose(self, options: int) -> int:
-        """The index of the action chosen, or RESIGN."""
+    async def _warn(self, deadline_ms: int) -> None:
+        """A word ``WARN_S`` before the clock runs out (the services judge by Redis' clock;
+        this one is the terminal's, close enough for a warning)."""
+        if not deadline_ms:
+            return
+        left_s = deadline_ms / 1000 - time.time()
+        if left_s <= WARN_S:
+            return
+        await asyncio.sleep(left_s - WARN_S)
+        self.show(f"\n  {WARN_S} seconds left on your clock: choose now, or the match is "
+                  "forfeited")
+
+    async def _choose(self, options: int, deadline_ms: int = 0) -> int:
+        """The index of the action chosen, RESIGN, or TIMED_OUT once the clock has run out."""
         while True:
-            try:
-                text = await asyncio.to_thread(self.ask, f"your choice (1-{options}, "
-                                               "? for help): ")
-            except EOFError:
-                raise SystemExit("input ended; the match is left unfinished") from None
+            ask = self.lines.next(f"your choice (1-{options}, ? for help): ")
+            if deadline_ms:
+                left_s = deadline_ms / 1000 - time.time() + LATE_S
+                try:
+                    text = await asyncio.wait_for(ask, max(0.0, left_s))
+                except TimeoutError:
+                    return TIMED_OUT
+            else:
+                text = await ask
+            if text is None:
+                raise InputEndedError("input ended; the match is left unfinished")
             word = text.strip().lower()
             if word.isdigit() and 1 <= int(word) <= options:
                 return int(word) - 1
