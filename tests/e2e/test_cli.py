@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -131,6 +132,21 @@ def test_a_person_is_warned_before_the_clock_runs_out_and_told_when_it_has(
     assert out.index("10 seconds left on your clock") < out.index("your clock ran out")
     assert "over (a clock ran out): you placed 3 of 3" in out
     assert "final table" in out and ": OK (" in out and "signed by" in out, err
+
+
+def test_ctrl_c_at_the_prompt_ends_the_match_cleanly(tmp_path: Path) -> None:
+    play = subprocess.Popen(SIEGE + ["play", "--players", "3", "--seed", "2"],
+                            env={**os.environ, "SIEGE_HOME": str(tmp_path)},
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert play.stdout is not None and play.stderr is not None
+    seen = ""
+    while "your choice" not in seen:  # the prompt is up: the person is thinking
+        seen += play.stdout.read(1)
+    play.send_signal(signal.SIGINT)
+    assert play.wait(timeout=60) == 130
+    err = play.stderr.read()
+    assert "error: interrupted (Ctrl-C)" in err and "Traceback" not in err
 
 
 def test_a_person_may_ask_for_help_and_resign(tmp_path: Path) -> None:
