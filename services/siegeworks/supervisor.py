@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import signal
 import subprocess
@@ -19,6 +20,29 @@ from siegeworks.serve import SERVICES, read_health
 
 class ServiceStartError(RuntimeError):
     pass
+
+
+PARENT_ENV = "SIEGE_SUPERVISOR_PID"
+
+
+def die_with_parent() -> None:
+    """For a service a supervisor started (``SIEGE_SUPERVISOR_PID`` set): SIGTERM when that
+    process dies, even killed outright, so no service outlives the ``siege run`` or test that
+    started it (Linux's PR_SET_PDEATHSIG; elsewhere nothing changes). Checked once after
+    asking, since the parent may have died before."""
+    parent = os.environ.get(PARENT_ENV)
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(parent):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1
 
 
 class ServiceProcesses:
@@ -40,7 +64,9 @@ class ServiceProcesses:
             self.procs[service] = subprocess.Popen(
                 [sys.executable, "-m", "siegeworks.cli", "serve", service,
                  "--consumer", consumer or f"{service}-0"],
-                env={**self.env, "REDIS_URL": self.service_urls.get(service, self.redis_url)},
+                # The service ends with this process, however it ends (see die_with_parent).
+                env={**self.env, "REDIS_URL": self.service_urls.get(service, self.redis_url),
+                     PARENT_ENV: str(os.getpid())},
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start_all(self) -> None:

@@ -20,6 +20,7 @@ from siegeworks.cli.common import ServicesRedisUrl, err, fail, out, run_async
 from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
 from siegeworks.redis_target import check_url
 from siegeworks.serve import SERVICES, Health, read_health, serve
+from siegeworks.supervisor import die_with_parent
 
 
 def checkout_contract_folder() -> Path:
@@ -85,6 +86,7 @@ def serve_cmd(
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
         raise fail("serve needs --redis-url or REDIS_URL")
+    die_with_parent()
     _, redis_says = run_async(_read_redis(redis_url, with_health=False))
     if isinstance(redis_says, NotAllowed):
         err.print(f"[yellow]warning:[/yellow] not checking maxmemory-policy, that is the "
