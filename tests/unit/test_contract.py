@@ -6,6 +6,7 @@ import fnmatch
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from siege.contracts.schema import contract, schemas, shapes_fingerprint
@@ -15,6 +16,7 @@ from siege.contracts.version import (
     fingerprint,
     recorded,
 )
+from siege.engine.registry import game_names, reference_data
 from siege.eventlog.acl import client_rules
 from siege.hosting.examples import example_files
 
@@ -97,3 +99,11 @@ def test_a_client_may_read_every_channel_the_contract_says_it_receives_on() -> N
         assert any(fnmatch.fnmatchcase(address, p) for p in patterns), (name, address)
     assert {"inbox", "seat", "results", "commands"} <= set(doc["channels"])
     assert "replies" not in doc["channels"]  # every answer goes to the sender's inbox
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_games_reference_data_is_plain_json_and_the_same_every_time(game: str) -> None:
+    data = msgspec.json.encode(reference_data(game))
+    # Only JSON types: a tuple or an int dict key would not come back equal.
+    assert json.loads(data) == reference_data(game)
+    assert msgspec.json.encode(reference_data(game)) == data

@@ -3,16 +3,13 @@ card, space and code a view can show."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, get_args
 
-import msgspec
 from castellum_support import ENGINE, created
 
 from siege.contracts.events import Event, MatchCreated
 from siege.dice.fair import BotRng
 from siege.engine.local import play_local
-from siege.engine.registry import reference_data
 from siege.games.castellum import events as e
 from siege.games.castellum.angels import ANGEL_CARDS, ANGEL_DECK, EFFECTS, HAND_LIMIT
 from siege.games.castellum.board import SPACES
@@ -39,13 +36,6 @@ REF = reference()
 def codes(key: str) -> list[Any]:
     return [entry["code"] for entry in REF[key]]
 
-
-def test_it_encodes_as_plain_json_and_is_deterministic() -> None:
-    data = msgspec.json.encode(REF)
-    # Only JSON types: a tuple or an int dict key would not come back equal.
-    assert json.loads(data) == REF
-    assert msgspec.json.encode(reference()) == data
-    assert reference_data("castellum") == REF
 
 
 def test_every_line_card_appears_once_by_id_with_a_name_and_a_text() -> None:

@@ -3,14 +3,11 @@ card, seat pairing and code a view can show."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, get_args
 
-import msgspec
 from castle_dash_support import ENGINE, playout
 
 from siege.contracts.events import Event, MatchCreated
-from siege.engine.registry import reference_data
 from siege.games.castle_dash import cards as c
 from siege.games.castle_dash.events import FlagCardResolved, LootChoice
 from siege.games.castle_dash.reference import reference
@@ -35,13 +32,6 @@ REF = reference()
 def codes(key: str) -> list[Any]:
     return [entry["code"] for entry in REF[key]]
 
-
-def test_it_encodes_as_plain_json_and_is_deterministic() -> None:
-    data = msgspec.json.encode(REF)
-    # Only JSON types: a tuple or an int dict key would not come back equal.
-    assert json.loads(data) == REF
-    assert msgspec.json.encode(reference()) == data
-    assert reference_data("castle-dash") == REF
 
 
 def test_every_card_the_deck_holds_appears_once_by_id_with_a_name_and_a_text() -> None:

@@ -3,14 +3,11 @@ card, mission and code a view can show."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, get_args
 
-import msgspec
 from mission_support import ENGINE
 
 from siege.contracts.events import Event, MatchCreated
-from siege.engine.registry import reference_data
 from siege.games.mission import cards as c
 from siege.games.mission.missions import DIFFICULTY, MISSION_COUNT, MISSIONS, POINTS
 from siege.games.mission.reference import reference
@@ -34,13 +31,6 @@ REF = reference()
 def codes(key: str) -> list[Any]:
     return [entry["code"] for entry in REF[key]]
 
-
-def test_it_encodes_as_plain_json_and_is_deterministic() -> None:
-    data = msgspec.json.encode(REF)
-    # Only JSON types: a tuple or an int dict key would not come back equal.
-    assert json.loads(data) == REF
-    assert msgspec.json.encode(reference()) == data
-    assert reference_data("mission") == REF
 
 
 def test_every_card_number_of_a_deck_appears_once_with_a_name_and_a_text() -> None:
