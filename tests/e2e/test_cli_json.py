@@ -69,3 +69,27 @@ def test_tournament_json_gives_its_id_first_then_results_and_standings(tmp_path:
     assert all(line["match_id"].startswith(tid) for line in lines[1:3])
     assert lines[3]["finished"] and len(lines[3]["rows"]) == 6
     assert f"tournament {tid}" in done.stderr
+
+
+def test_a_person_registers_and_plays_a_tournament_at_the_terminal(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(SIEGE_HOME=str(tmp_path), COLUMNS="200")
+    organiser = subprocess.Popen(
+        [*SIEGE, "tournament", "--entrants", "3", "--table-size", "3", "--rounds", "2",
+         "--outside", "1", "--seed", "6", "--json"], env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert organiser.stdout is not None
+    lines = [json.loads(organiser.stdout.readline()) for _ in range(2)]
+    assert [line["event"] for line in lines] == ["tournament", "registration"]
+    person = subprocess.run(
+        [*SIEGE, "register", lines[0]["tournament_id"], "--client", "person", "--human"],
+        env={**env, "REDIS_URL": lines[1]["redis"]}, cwd=tmp_path, input="1\n" * 2000,
+        capture_output=True, text=True, timeout=240)
+    rest, err = organiser.communicate(timeout=120)
+    assert organiser.returncode == 0, err
+    assert person.returncode == 0, person.stderr
+    assert person.stdout.count("--- ") >= 2 and "your choice" in person.stdout
+    assert "2 matches played" in person.stdout
+    standings = json.loads(rest.splitlines()[-1])
+    assert standings["event"] == "standings" and standings["finished"]
+    assert len(standings["rows"]) == 3

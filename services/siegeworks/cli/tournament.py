@@ -46,6 +46,7 @@ from siegeworks.cli.common import (
     run_as_client,
     run_async,
 )
+from siegeworks.clients.human import HumanSeat, Lines
 from siegeworks.clients.joiner import enter_and_play
 from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
@@ -128,6 +129,8 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
         if spec.outside:
             out.print(f"outside clients register at {redacted(url)}: "
                       f"siege register {spec.tournament_id()} --client ID", soft_wrap=True)
+            lines.emit("registration", tournament_id=spec.tournament_id(), redis=redacted(url),
+                       places=spec.outside)
         procs = ServiceProcesses(url, data_dir() / "logs",
                                  {"SIEGE_MASTER_SEED": spec.master_seed().hex()})
         played = 0
@@ -311,15 +314,22 @@ def register(
     tournament_id: Annotated[str, typer.Argument(help="A tournament open for registration.")],
     client: ClientId,
     bot: Annotated[str, typer.Option(help="The bot that plays your matches.")] = "random",
+    human: Annotated[bool, typer.Option(
+        "--human", help="Play your matches yourself at this terminal, one table after "
+        "another, with the same screen as siege play.")] = False,
     timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 3600.0,
     redis_url: ServicesRedisUrl = "",
 ) -> None:
     """Enter a tournament as an outside client and play every match you are seated at.
 
-    Example: siege register t-0123456789ab --client alice --bot greedy"""
+    Examples: siege register t-0123456789ab --client alice --bot greedy
+              siege register t-0123456789ab --client alice --human"""
     tournament_id_only(tournament_id)
+    lines = Lines()
+    person = (lambda bus, game, seat: HumanSeat(bus, client, game, seat, lines)) if human \
+        else None
     results = run_as_client(client, redis_url, lambda redis: enter_and_play(
-        redis, client, tournament_id, bot, client.encode(), timeout))
+        redis, client, tournament_id, bot, client.encode(), timeout, make_player=person))
     for match_id, result in sorted(results.items()):
-        out.print(f"{match_id}: ranks {result.ranks}")
+        out.print(f"{match_id}: {result.reason}, ranks {result.ranks}")
     out.print(f"{tournament_id} over: {len(results)} matches played")

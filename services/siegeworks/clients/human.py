@@ -91,7 +91,8 @@ class HumanSeat:
         if prompt.deadline_ms:
             left = max(0, prompt.deadline_ms - int(time.time() * 1000)) // 1000
             clock = f", {left} s on your clock"
-        self.show(f"\n--- seat {self.seat}, decision {prompt.decision}{clock} ---")
+        self.show(f"\n--- {prompt.match_id}: seat {self.seat}, decision {prompt.decision}"
+                  f"{clock} ---")
         self.show(render_view(self._view.decode(prompt.view)))
         for number, action in enumerate(legal, start=1):
             self.show(f"  {number:>2}. {describe(action)}")

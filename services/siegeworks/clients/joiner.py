@@ -122,10 +122,13 @@ async def join_and_play(redis: Redis, client: str, match_id: str, bot: str = "ra
 
 async def enter_and_play(redis: Redis, client: str, tournament_id: str, bot: str = "random",
                          seed: bytes = b"", timeout_s: float = 3600.0,
-                         seen: list[Message] | None = None) -> dict[str, MatchFinished]:
+                         seen: list[Message] | None = None,
+                         make_player: Callable[[RedisBus, str, int], Player] | None = None,
+                         ) -> dict[str, MatchFinished]:
     """Enters ``tournament_id`` as ``client`` and plays every match it is seated at until the
-    tournament ends; returns those matches' results."""
-    player = OutsideClient(redis, client, bot, seed, seen)
+    tournament ends (with ``bot``, or whatever ``make_player`` makes: a person at this
+    terminal); returns those matches' results."""
+    player = OutsideClient(redis, client, bot, seed, seen, make_player=make_player)
     await player.run(
         RegisterEntrant(tournament_id=tournament_id, client=client, name=client), tournament_id,
         lambda m: isinstance(m, TournamentEnded) and m.tournament_id == tournament_id,

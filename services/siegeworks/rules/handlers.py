@@ -86,8 +86,7 @@ async def on_resign(ctx: ServiceContext, cmd: ResignMatch) -> None:
         return
     if appended:  # the end goes to scoring and dice; nobody is asked anything any more
         await announce(ctx, ms, ms.head_seq - before[0])
-        for seat in range(ms.created.players if ms.created else 0):
-            ctx.prompted.pop((ms.match_id, seat), None)
+        await prompt_seats(ctx, ms)
 
 
 async def reject(ctx: ServiceContext, cmd: SubmitAction | ResignMatch,
