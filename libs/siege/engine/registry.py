@@ -6,6 +6,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+from siege.engine.presentation import Presentation
 from siege.engine.protocol import Engine
 
 HOSTED: dict[str, str] = {
@@ -55,3 +56,13 @@ def reference_data(name: str) -> dict[str, Any]:
     package = HOSTED[name].partition(":")[0].rsplit(".", 1)[0]
     data: dict[str, Any] = import_module(f"{package}.reference").reference()
     return data
+
+
+def presentation(name: str) -> Presentation:
+    """How a hosted game reads to people (:mod:`siege.engine.presentation`): its package's
+    ``presentation.PRESENTATION``."""
+    if name not in HOSTED:
+        raise UnknownGameError(f"unknown game {name!r}; hosted games: {', '.join(game_names())}")
+    package = HOSTED[name].partition(":")[0].rsplit(".", 1)[0]
+    found: Presentation = import_module(f"{package}.presentation").PRESENTATION
+    return found

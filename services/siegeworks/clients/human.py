@@ -7,13 +7,16 @@ import asyncio
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
+from rich.console import Console
 
 from siege.contracts.messages import ActionRejected, ResignMatch, SeatPrompted, SubmitAction
 from siege.engine.codecs import action_list_decoder, view_decoder
+from siege.engine.presentation import Presentation
+from siege.engine.registry import presentation
 from siegeworks.bus import Bus, commands_topic
 
 
@@ -67,12 +70,37 @@ class Lines:
         return await self._queue.get()
 
 
+class SeatNames(Sequence[str]):
+    """Names for the seats of a match this client cannot read the names of: ``you`` for its
+    own seat, ``seat N`` for the others."""
+
+    def __init__(self, own: int, seats: int = 8) -> None:
+        self.own, self.seats = own, seats
+
+    def __len__(self) -> int:
+        return self.seats
+
+    def __getitem__(self, seat: int) -> str:  # type: ignore[override]
+        return "you" if seat == self.own else f"seat {seat}"
+
+
+def presentation_of(game: str) -> Presentation | None:
+    """The game's presentation, or None while it has none (the raw view is shown then)."""
+    try:
+        return presentation(game)
+    except ModuleNotFoundError:
+        return None
+
+
 class HumanSeat:
     def __init__(self, bus: Bus, client: str, game: str, seat: int,
                  lines: Lines | None = None, show: Callable[[str], None] = print) -> None:
         self.bus = bus
         self.client = client
         self.seat = seat
+        self.presentation = presentation_of(game)
+        self.names = SeatNames(seat)
+        self.console = Console(file=sys.stdout, width=80)
         self.lines = lines or Lines()
         self.show = show
         self.token = ""
@@ -93,9 +121,15 @@ class HumanSeat:
             clock = f", {left} s on your clock"
         self.show(f"\n--- {prompt.match_id}: seat {self.seat}, decision {prompt.decision}"
                   f"{clock} ---")
-        self.show(render_view(self._view.decode(prompt.view)))
+        view = self._view.decode(prompt.view)
+        shown = self.presentation
+        if shown is None:
+            self.show(render_view(view))
+        else:
+            self.console.print(shown.board(view, self.names))
         for number, action in enumerate(legal, start=1):
-            self.show(f"  {number:>2}. {describe(action)}")
+            words = describe(action) if shown is None else shown.action(action, view, self.names)
+            self.show(f"  {number:>2}. {words}")
         warning = asyncio.create_task(self._warn(prompt.deadline_ms))
         try:
             choice = await self._choose(len(legal), prompt.deadline_ms)
@@ -148,8 +182,13 @@ class HumanSeat:
             if word == "resign":
                 return RESIGN
             if word in ("?", "help"):
-                self.show(f"  type a number from 1 to {options} to take that action, or "
-                          "'resign' to give the match up (your seat ranks last)")
+                self.show(f"  type a number from 1 to {options} to take that action, 'rules' "
+                          "for a summary of the game's rules, or 'resign' to give the match "
+                          "up (your seat ranks last)")
+                continue
+            if word == "rules":
+                self.show(self.presentation.rules_summary if self.presentation is not None
+                          else "  no rules summary for this game yet: see its README")
                 continue
             self.show(f"  please type a number from 1 to {options} (or ? for help)")
 

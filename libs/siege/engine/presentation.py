@@ -1,0 +1,39 @@
+"""How a game reads to people: a drawing of a view, actions and events in words, a summary of
+its rules. ``siege play`` (and later ``watch``, ``replay --text`` and the web pages) show a game
+only through these, so every hosted game provides one (``<package>.presentation.PRESENTATION``,
+found by :func:`siege.engine.registry.presentation`).
+
+Text is our own words, short, in the game's terms: an action in the imperative ("place 3
+soldiers against Blue's castle"), an event in the past tense ("Red placed 3 soldiers against
+Blue's castle"). Seats are named by the names given (``names[seat]``), cards by their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import RenderableType
+
+Names = Sequence[str]
+ActionText = Callable[[Any, Any, Names], str]
+"""``(action, view of the seat choosing, names) -> one line``."""
+EventText = Callable[[Any, Names, "int | None"], str]
+"""``(event, names, seat told or None for a spectator) -> one line``, never revealing what that
+seat's view (or, for a spectator, every seat's view) hides."""
+
+
+@dataclass(frozen=True)
+class Presentation:
+    title: str
+    rules_summary: str  # a few short paragraphs: the goal, a turn, how it ends
+    board: Callable[[Any, Names], RenderableType]  # a view drawn in 80 columns, 40 lines at most
+    actions: dict[type, ActionText] = field(default_factory=dict)  # one per action type
+    events: dict[type, EventText] = field(default_factory=dict)  # one per game event type
+
+    def action(self, action: Any, view: Any, names: Names) -> str:
+        return self.actions[type(action)](action, view, names)
+
+    def event(self, event: Any, names: Names, seat: int | None = None) -> str:
+        return self.events[type(event)](event, names, seat)
