@@ -37,6 +37,7 @@ def render_view(view: Any, indent: str = "  ") -> str:
 RESIGN = -1
 TIMED_OUT = -2
 WARN_S = 10
+NO_LIMIT_S = 24 * 3600  # a clock longer than a day is shown as none (siege play's default)
 LATE_S = 2.0  # after the deadline, how long to wait for the services' word before giving up
 
 
@@ -71,17 +72,17 @@ class Lines:
 
 
 class SeatNames(Sequence[str]):
-    """Names for the seats of a match this client cannot read the names of: ``you`` for its
-    own seat, ``seat N`` for the others."""
+    """Names for the seats of a match whose names this client is not told: ``seat N`` (the
+    presentations mark the viewing seat themselves)."""
 
-    def __init__(self, own: int, seats: int = 8) -> None:
-        self.own, self.seats = own, seats
+    def __init__(self, seats: int = 8) -> None:
+        self.seats = seats
 
     def __len__(self) -> int:
         return self.seats
 
     def __getitem__(self, seat: int) -> str:  # type: ignore[override]
-        return "you" if seat == self.own else f"seat {seat}"
+        return f"seat {seat}"
 
 
 def presentation_of(game: str) -> Presentation | None:
@@ -99,7 +100,7 @@ class HumanSeat:
         self.client = client
         self.seat = seat
         self.presentation = presentation_of(game)
-        self.names = SeatNames(seat)
+        self.names = SeatNames()
         self.console = Console(file=sys.stdout, width=80)
         self.lines = lines or Lines()
         self.show = show
@@ -118,7 +119,7 @@ class HumanSeat:
         clock = ""
         if prompt.deadline_ms:
             left = max(0, prompt.deadline_ms - int(time.time() * 1000)) // 1000
-            clock = f", {left} s on your clock"
+            clock = f", {left} s on your clock" if left < NO_LIMIT_S else ", no time limit"
         self.show(f"\n--- {prompt.match_id}: seat {self.seat}, decision {prompt.decision}"
                   f"{clock} ---")
         view = self._view.decode(prompt.view)
