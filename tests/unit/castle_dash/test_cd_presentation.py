@@ -3,14 +3,12 @@ no line tells a seat a sealed cannonball count its view hides."""
 
 from __future__ import annotations
 
-import io
 import re
 from functools import cache
 from typing import Any
 
 import msgspec
 import pytest
-from rich.console import Console
 
 from siege.contracts.events import Event
 from siege.games.castle_dash import events as e
@@ -19,6 +17,8 @@ from siege.games.castle_dash.presentation import PRESENTATION
 from siege.games.castle_dash.reference import reference
 from siege.games.castle_dash.views import HIDDEN, CastleDashView
 from siege.testing.playout import seeded_playout
+from siege.testing.presenting import assert_line
+from siege.testing.presenting import render as render_board
 
 ENGINE = CastleDash()
 COLOURS = ["Red", "Blue", "Green", "Yellow", "Purple", "Orange"]
@@ -26,7 +26,6 @@ SEEDS = (0, 1, 2)
 COUNTS = (ENGINE.min_players, ENGINE.max_players)
 CASES = [(players, seed) for players in COUNTS for seed in SEEDS]
 CARD_NAMES = [card["name"] for card in reference()["cards"]]
-REPR = re.compile(r"\w\(\w+=|<\w+ object|\w+\(\)")
 NUMBER_WORDS = re.compile(r"\d|\bno cannonballs?\b|\bone\b|\btwo\b|\bthree\b")
 
 Decision = tuple[int, list[Any], list[CastleDashView]]
@@ -37,17 +36,7 @@ def names(players: int) -> list[str]:
 
 
 def render(view: CastleDashView, seat_names: list[str]) -> str:
-    console = Console(width=80, record=True, file=io.StringIO())
-    console.print(PRESENTATION.board(view, seat_names))
-    return console.export_text()
-
-
-def assert_line(line: str) -> None:
-    assert isinstance(line, str)
-    assert line.strip(), "an empty line"
-    assert "\n" not in line
-    assert not ("(" in line and "=" in line), f"looks like a repr: {line!r}"
-    assert not REPR.search(line), f"looks like a repr: {line!r}"
+    return render_board(PRESENTATION, view, seat_names)
 
 
 @cache

@@ -3,8 +3,6 @@ no line or board shows what the listener's view hides."""
 
 from __future__ import annotations
 
-import io
-import re
 from functools import cache
 from typing import Any
 
@@ -23,7 +21,6 @@ from mission_support import (
     play,
     start,
 )
-from rich.console import Console
 
 from siege.contracts.events import Event, GameEvent
 from siege.games.mission import actions as a
@@ -32,26 +29,17 @@ from siege.games.mission.presentation import PRESENTATION
 from siege.games.mission.reference import reference
 from siege.games.mission.views import MissionView
 from siege.testing.playout import seeded_playout
+from siege.testing.presenting import assert_line
+from siege.testing.presenting import render as render_board
 
 NAMES = ["North", "South"]
 SEEDS = (0, 1, 2, 3)
 LINEUPS = (("greedy", "random"), ("random", "greedy"), ("random", "random"))
 CARD_NAMES = [card["name"] for card in reference()["cards"]]
-REPR = re.compile(r"\w\(\w+=|<\w+ object|\w+\(\)")
 
 
 def render(view: MissionView, names: list[str] = NAMES) -> str:
-    console = Console(width=80, record=True, file=io.StringIO())
-    console.print(PRESENTATION.board(view, names))
-    return console.export_text()
-
-
-def assert_line(line: str) -> None:
-    assert isinstance(line, str)
-    assert line.strip(), "an empty line"
-    assert "\n" not in line
-    assert not ("(" in line and "=" in line), f"looks like a repr: {line!r}"
-    assert not REPR.search(line), f"looks like a repr: {line!r}"
+    return render_board(PRESENTATION, view, names)
 
 
 @cache
