@@ -42,6 +42,7 @@ from siege.engine.registry import get_engine
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.keys import log_key
 from siege.testing.playout import seeded_playout
+from siegeworks.cli.common import run_loop
 from siegeworks.remote_run import LatencyProbe, play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.supervisor import ServiceProcesses
@@ -308,4 +309,4 @@ async def main(loads: list[int]) -> None:
 
 if __name__ == "__main__":
     levels = [int(x) for x in sys.argv[1:]] or [1, 10, 50, 100, 200]
-    asyncio.run(main(levels))
+    run_loop(main(levels))

@@ -58,8 +58,14 @@ def bulk(arg: Arg) -> bytes:
 
 
 def pack(args: Sequence[Arg]) -> bytes:
-    """One command in RESP: an array of bulk strings."""
-    return b"*%d\r\n" % len(args) + b"".join([bulk(arg) for arg in args])
+    """One command in RESP: an array of bulk strings. hiredis packs it in C (about a third of
+    the time of :func:`bulk` per argument, and every command of the hot path comes here); it
+    takes only str, bytes, int and float, so anything else (a memoryview, a bool) goes the slow
+    way."""
+    try:
+        return hiredis.pack_command(tuple(args))
+    except TypeError:
+        return b"*%d\r\n" % len(args) + b"".join([bulk(arg) for arg in args])
 
 
 def ssl_context_like(connection_kwargs: dict[str, Any]) -> ssl.SSLContext:

@@ -88,6 +88,18 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def run_loop(work: Coroutine[Any, Any, T]) -> T:
+    """Runs ``work`` on uvloop where it is installed (Linux and macOS): measured 8% less CPU
+    per action through the four services at 100 matches (docs/performance.md), with the
+    same behaviour; the standard loop elsewhere."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(work)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(work)
+
+
 def run_async(work: Coroutine[Any, Any, T]) -> T:
     """Runs a command's coroutine; what goes wrong outside our control becomes a clear error.
 
@@ -95,7 +107,7 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
     started are stopped rather than left running without it."""
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return asyncio.run(work)
+        return run_loop(work)
     except Terminated:
         raise fail("terminated", code=143) from None
     except KeyboardInterrupt:
