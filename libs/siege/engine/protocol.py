@@ -11,11 +11,14 @@ Chance is a node: :meth:`Engine.pending` returns a :class:`ChanceNeeded`, the ho
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import msgspec
 
 from siege.contracts.events import DeckShuffled, DiceRolled, Event, GameEvent, MatchCreated
+
+T = TypeVar("T")
 
 
 class ChanceNeeded(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,7 +116,19 @@ class Engine(Protocol[S]):
 
     def view(self, state: S, seat: int) -> msgspec.Struct:
         """What ``seat`` may know. States differing only in another seat's secrets give equal
-        views (byte-identical once encoded)."""
+        views (byte-identical once encoded). ``seat`` :data:`SPECTATOR` is someone at no seat:
+        what every seat may know, nobody's secrets (the view of ``siege watch`` and
+        ``siege replay --text``)."""
+
+
+SPECTATOR = -1
+"""The seat of a spectator's view (see :meth:`Engine.view`)."""
+
+
+def own(per_seat: Sequence[T], seat: int, nobody: T) -> T:
+    """``per_seat[seat]``, or ``nobody`` for the spectator: a view must never index a per-seat
+    list with :data:`SPECTATOR`, which Python reads as the last seat."""
+    return per_seat[seat] if 0 <= seat < len(per_seat) else nobody
 
 
 def ranks_from_keys(keys: list[Any]) -> list[int]:

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import msgspec
 
+from siege.engine.protocol import own
 from siege.games.castellum.cards import NOBODY
 from siege.games.castellum.rewards import REWARD_CARDS
 from siege.games.castellum.rules.combat import column_strength, enemy_strength, manned
@@ -82,7 +83,8 @@ class CastellumView(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: Annotated[int, _doc(
         "The seat this view is for. Seats are numbered 0 to players - 1 clockwise: the next "
-        "seat clockwise is seat + 1 (mod players).")]
+        "seat clockwise is seat + 1 (mod players); -1 for a spectator (no seat: nobody's "
+        "secrets, `hand` and `enemy_hand` empty).")]
     players: Annotated[int, _doc("Number of players, 2 to 4.")]
     phase: Annotated[str, _doc(
         "Part of the game: \"setup\" (first player and shuffles), \"year_start\" (angel "
@@ -253,9 +255,9 @@ def view_for(state: State, seat: int) -> CastellumView:
         resources=[list(have) for have in state.resources],
         workers=list(state.workers),
         spaces=[list(on) for on in state.spaces],
-        hand=list(state.hands[seat]),
+        hand=list(own(state.hands, seat, [])),
         hand_sizes=[len(h) for h in state.hands],
-        enemy_hand=list(state.enemy_hands[seat]),
+        enemy_hand=list(own(state.enemy_hands, seat, [])),
         enemy_hand_sizes=[len(h) for h in state.enemy_hands],
         lines=[_line(state, owner) for owner in range(n)],
         defeated=[list(cards) for cards in state.defeated],

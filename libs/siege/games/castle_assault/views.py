@@ -14,6 +14,7 @@ from typing import Annotated
 
 import msgspec
 
+from siege.engine.protocol import own
 from siege.games.castle_assault.cards import BY_NAME, CARDS
 from siege.games.castle_assault.rules.combat import castle_health, engaged
 from siege.games.castle_assault.rules.open_phase import may_act
@@ -91,7 +92,9 @@ class CastleAssaultView(msgspec.Struct, frozen=True, kw_only=True):
     Cards with a different back show face down to everyone (`marked_hand`, `marked_resources`,
     `marked_top`). Discard piles are face up."""
 
-    seat: Annotated[int, msgspec.Meta(description="The seat (0 or 1) this view is for.")]
+    seat: Annotated[int, msgspec.Meta(description=(
+        "The seat (0 or 1) this view is for; -1 for a spectator (no seat: nobody's secrets, "
+        "`hand`, `hand_cards` and `resources` empty)."))]
     phase: Annotated[str, msgspec.Meta(description=(
         "The game's phase: `setup`, `mulligan`, `rolloff`, `first`, `turn`, `final` or `over` "
         "(`phases` of the reference data)."))]
@@ -236,10 +239,11 @@ def view_for(state: State, seat: int) -> CastleAssaultView:
         warbands=list(state.warbands),
         heroes_played=[BY_NAME[hero_of(state, s).name].id for s in (0, 1)],
         first=state.first, active=state.active, turn=state.turn,
-        hand=list(state.hands[seat]), hand_cards=[cards[seat][i] for i in state.hands[seat]],
+        hand=list(own(state.hands, seat, [])),
+        hand_cards=[cards[seat][i] for i in own(state.hands, seat, [])],
         hand_sizes=[len(h) for h in state.hands], deck_sizes=[len(d) for d in state.decks],
         discards=[[cards[s][i] for i in state.discards[s]] for s in (0, 1)],
-        resources=[cards[seat][i] for i in state.resources[seat]],
+        resources=[cards[seat][i] for i in own(state.resources, seat, [])],
         resource_counts=[len(r) for r in state.resources],
         ready=[len(state.resources[s]) - state.exhausted[s] for s in (0, 1)],
         placed=state.placed, units=units,

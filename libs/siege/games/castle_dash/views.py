@@ -56,7 +56,8 @@ class CastleDashView(msgspec.Struct, frozen=True, kw_only=True):
     count (`battle.shots` shows -1 for it). Seats are numbers 0 to players - 1, clockwise;
     card ids index `cards` of the game's reference data."""
 
-    seat: Annotated[int, msgspec.Meta(description="The seat this view is for.")]
+    seat: Annotated[int, msgspec.Meta(description=(
+        "The seat this view is for; -1 for a spectator (no seat: every sealed count hidden)."))]
     players: Annotated[int, msgspec.Meta(description="Number of seats in the match, 3 to 6.")]
     phase: Annotated[str, msgspec.Meta(description=(
         "Step of the round: one of `setup`, `reveal`, `place`, `claim`, `battle`, `loot`, "

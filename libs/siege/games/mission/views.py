@@ -13,6 +13,7 @@ from typing import Annotated
 
 import msgspec
 
+from siege.engine.protocol import own
 from siege.games.mission.events import MISSION
 from siege.games.mission.missions import DIFFICULTY, POINTS
 from siege.games.mission.rules.effects import (
@@ -106,7 +107,8 @@ class MissionView(msgspec.Struct, frozen=True, kw_only=True):
     (only sizes show), and the mission deck's order (`mission_deck_size`). Cards in play,
     units, stashes, discard piles and completed missions are open."""
 
-    seat: Annotated[int, msgspec.Meta(description="The seat this view is for, 0 or 1.")]
+    seat: Annotated[int, msgspec.Meta(description=(
+        "The seat this view is for, 0 or 1; -1 for a spectator (no seat: `hand` empty)."))]
     phase: Annotated[str, msgspec.Meta(description=(
         "Where the turn stands: one of `setup`, `start`, `assault`, `combat`, `stash`, "
         "`deploy`, `draw`, `over` (explained in `phases` of the reference data)."))]
@@ -193,7 +195,7 @@ def view_for(state: State, seat: int) -> MissionView:
         first_player=state.first,
         active=state.active,
         ended=state.ended,
-        hand=list(state.hands[seat]),
+        hand=list(own(state.hands, seat, [])),
         mission_deck_size=len(state.mission_deck),
         target=state.target,
         missions=[_slot_view(state, slot) for slot in range(SLOTS)],

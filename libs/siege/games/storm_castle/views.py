@@ -18,6 +18,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from siege.engine.protocol import own
 from siege.games.storm_castle.armies import DEFENDER_TOKENS, UNIT_KINDS
 from siege.games.storm_castle.board import NOBODY, STRUCTURES
 from siege.games.storm_castle.rules import equipment, terrain
@@ -175,7 +176,9 @@ class StormView(msgspec.Struct, frozen=True, kw_only=True):
     means none wherever a seat, unit, card or space id is expected. Ids point into the game's
     reference data (`docs/contract/games/storm-the-castle.json`)."""
 
-    seat: Annotated[int, Meta(description="The seat this view is for (seat number from 0).")]
+    seat: Annotated[int, Meta(description=(
+        "The seat this view is for (seat number from 0); -1 for a spectator (no seat: nobody's "
+        "secrets, `hand`, `boss_hand` and the Boss's offer empty)."))]
     players: Annotated[int, Meta(description="Number of seats, 1 to 4.")]
     intro: Annotated[bool, Meta(description=(
         "The introductory game (match option `intro` = `\"1\"`): castle walls of health 2, "
@@ -360,7 +363,7 @@ def view_for(state: State, seat: int) -> StormView:
     fight = state.battle
     march = state.march
     offer = state.offer
-    is_boss = seat == state.boss
+    is_boss = seat >= 0 and seat == state.boss  # no boss yet is NOBODY, -1, as a spectator is
     ready = state.dealt
     return StormView(
         seat=seat, players=n, intro=state.intro, phase=state.phase, asking=state.asking,
@@ -371,10 +374,10 @@ def view_for(state: State, seat: int) -> StormView:
         setup_tokens=list(state.setup_tokens), tokens=list(state.tokens),
         order=list(state.order), current=state.current, boss=state.boss,
         ref_holder=state.ref_holder, gold=list(state.gold), magic=list(state.magic),
-        hand=sorted(state.hands[seat]), hand_sizes=[len(h) for h in state.hands],
+        hand=sorted(own(state.hands, seat, [])), hand_sizes=[len(h) for h in state.hands],
         deck_sizes=[len(d) for d in state.decks],
         discards=[sorted(d) for d in state.discards],
-        boss_hand=sorted(state.boss_hands[seat]),
+        boss_hand=sorted(own(state.boss_hands, seat, [])),
         boss_hand_sizes=[len(h) for h in state.boss_hands],
         boss_offer=sorted(state.boss_offer) if is_boss else [],
         boss_offer_tokens=sorted(state.boss_offer_tokens) if is_boss else [],
