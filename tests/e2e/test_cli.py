@@ -68,6 +68,24 @@ def test_replay_prints_the_state_at_a_sequence(two_runs: list) -> None:
     assert final["ended"] is not None and final["seq"] > 5
 
 
+def test_replay_as_text_is_a_move_list_and_a_spectators_board(two_runs: list) -> None:
+    data, export = two_runs[0]
+    result = siege(["replay", str(export), "--text", "--to", "40"], data)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Castle Dash  castle-dash-s11-00000")
+    assert lines[1].split()[:5] == ["1", "Castle", "Dash", "for", "4:"]
+    moves = [int(line.split()[0]) for line in lines[1:] if line[:5].strip().isdigit()]
+    assert moves == sorted(moves) and moves[-1] <= 40 and len(moves) > 10
+    assert "After seq 40" in result.stdout and "Armory" in result.stdout
+    assert "(you)" not in result.stdout  # a spectator sits at no seat
+    assert "Traceback" not in result.stderr
+    final = siege(["replay", str(export), "--text"], data)
+    assert "The match ended (finished): " in final.stdout and "1st" in final.stdout
+    past = siege(["replay", str(export), "--text", "--to", "100000"], data)
+    assert past.returncode == 2 and "past the end of the log" in past.stderr
+
+
 def test_bad_input_gets_a_clear_error_not_a_traceback(two_runs: list) -> None:
     data, _ = two_runs[0]
     for args in (["replay", "no-such-match"], ["run", "--game", "chess"],

@@ -7,8 +7,9 @@ from typing import Any
 
 import msgspec
 
-from siege.hosting.loader import decode_entries
-from siege.hosting.match_state import MatchState
+from siege.contracts.events import Event
+from siege.hosting.loader import CORE_CODEC
+from siege.hosting.match_state import MatchState, fold
 
 
 class ReplayError(ValueError):
@@ -26,31 +27,43 @@ class Snapshot(msgspec.Struct):
     state: Any
 
 
-def replay_to(entries: Sequence[tuple[int, bytes, Any]], to: int | None = None) -> Snapshot:
+def fold_to(entries: Sequence[tuple[int, bytes, Any]],
+            to: int | None = None) -> tuple[MatchState, list[tuple[int, Event]]]:
+    """The match folded up to seq ``to`` (the end by default), and its events up to there."""
     if not entries:
         raise ReplayError("the log is empty")
     last = entries[-1][0] if to is None else to
     if last > entries[-1][0]:
         raise ReplayError(f"--to {last} is past the end of the log (seq {entries[-1][0]})")
     ms = MatchState("")
+    events: list[tuple[int, Event]] = []
     try:
-        decode_entries(ms, [e for e in entries if e[0] <= last])
+        for seq, stored, digest in entries:
+            if seq > last:
+                break
+            envelope = (ms.codec or CORE_CODEC).decode(stored)
+            fold(ms, seq, digest, envelope.event)
+            ms.head_at, ms.match_id = envelope.at, envelope.match_id
+            events.append((seq, envelope.event))
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise ReplayError(f"undecodable log ({err}); run siege audit to locate it") from None
     if ms.engine is None or ms.created is None:
         raise ReplayError("the log does not start with MatchCreated")
-    codec = ms.codec
-    assert codec is not None
-    envelope = codec.decode(entries[last - 1][1])
-    ms.match_id = envelope.match_id
+    return ms, events
+
+
+def replay_to(entries: Sequence[tuple[int, bytes, Any]], to: int | None = None) -> Snapshot:
+    ms, events = fold_to(entries, to)
+    assert ms.engine is not None and ms.created is not None
     pending = ms.engine.pending(ms.game)
     waiting: Any = (
         {"chance": msgspec.to_builtins(pending.chance)} if pending.chance
         else {"seats": sorted(pending.seats)}
     )
+    seq, last = events[-1]
     return Snapshot(
-        match_id=envelope.match_id, game=ms.created.game, seq=last,
-        last_event=type(envelope.event).__name__, decision=pending.decision,
+        match_id=ms.match_id, game=ms.created.game, seq=seq,
+        last_event=type(last).__name__, decision=pending.decision,
         waiting_for=waiting, ended=msgspec.to_builtins(ms.ended) if ms.ended else None,
         state=msgspec.to_builtins(ms.game),
     )

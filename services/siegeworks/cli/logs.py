@@ -12,11 +12,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from siege.contracts.events import Event
+from siege.engine.protocol import SPECTATOR
+from siege.engine.registry import presentation
 from siege.hosting.audit import AuditFailure, AuditReport
 from siege.hosting.bulk import Verdict, audit_many, default_jobs, match_verdict, tournament_verdict
 from siege.hosting.clock import SystemClock
 from siege.hosting.export import Entry, ExportFormatError, dump, read_export, write_export
-from siege.hosting.replay import ReplayError, replay_to
+from siege.hosting.match_state import MatchState
+from siege.hosting.narration import Narrator
+from siege.hosting.replay import ReplayError, fold_to, replay_to
 from siege.hosting.signing import Keyring, keyring_decoder
 from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
@@ -207,15 +212,42 @@ def _keyring(path: Path) -> Keyring:
 def replay(
     source: Annotated[str, typer.Argument(help="An export file or a match id.")],
     to: Annotated[int | None, typer.Option("--to", min=1, help="Stop after this seq.")] = None,
+    text: Annotated[bool, typer.Option("--text", help=(
+        "The match as people read it: a numbered move list and the board, as a spectator "
+        "sees it (no seat's secrets), after the last event or --to SEQ."))] = False,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Print the state of a match after any event (the last one by default).
+    """Print the state of a match after any event (the last one by default), as JSON, or
+    with --text as a move list and a board.
 
-    Example: siege replay castle-dash-s1-00000 --to 40"""
+    Example: siege replay castle-dash-s1-00000 --to 40 --text"""
     try:
         entries = run_async(_entries(source, redis_url))
+        if text:
+            _print_text(*fold_to(entries, to))
+            return
         snapshot = replay_to(entries, to)
     except (ExportFormatError, ReplayError) as error:
         raise fail(str(error)) from None
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(snapshot), indent=2).decode())
     sys.stdout.write("\n")
+
+
+def _print_text(ms: MatchState, events: list[tuple[int, Event]]) -> None:
+    """The move list (seq, then the line a spectator is told) and the spectator's board."""
+    assert ms.engine is not None and ms.created is not None
+    try:
+        shown = presentation(ms.created.game)
+    except ModuleNotFoundError:
+        raise fail(f"{ms.created.game} has no text presentation yet; "
+                   "siege replay without --text prints its state") from None
+    names = ms.created.seat_names or [f"seat {s}" for s in range(ms.created.players)]
+    narrator = Narrator(shown, names)
+    out.print(f"[bold]{shown.title}[/bold]  {ms.match_id}", highlight=False)
+    for seq, event in events:
+        line = narrator.line(seq, event)
+        if line is not None:
+            out.print(f"{seq:>5}  {line}", highlight=False, markup=False)
+    out.print()
+    out.print(f"[bold]After seq {events[-1][0]}[/bold]", highlight=False)
+    out.print(shown.board(ms.engine.view(ms.game, SPECTATOR), names))
