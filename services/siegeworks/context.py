@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import structlog
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -43,6 +44,8 @@ class ServiceContext:
     # The dice service's signing key as it is now (siegeworks.keys.KeyFile.current): it seals
     # each match as it reveals the seed. None: matches are left unsigned.
     signing_key: Callable[[], Ed25519PrivateKey] | None = None
+    # The rules service's watched matches: match id -> siegeworks.rules.watching.Watch.
+    watchers: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -31,6 +31,7 @@ from siege.contracts.messages import (
     RegisterEntrant,
     ResignMatch,
     SubmitAction,
+    WatchMatch,
     clipped,
 )
 from siege.contracts.rejections import RejectionCode
@@ -89,7 +90,8 @@ def attribute(message: Message, sender: str) -> Message | Refusal:
 
 
 _KIND = {CreateMatch: quotas.CREATES, RegisterEntrant: quotas.CREATES,
-         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS, ResignMatch: quotas.ACTIONS}
+         JoinMatch: quotas.JOINS, SubmitAction: quotas.ACTIONS, ResignMatch: quotas.ACTIONS,
+         WatchMatch: quotas.JOINS}
 
 
 class Admission:
@@ -194,7 +196,8 @@ def _loose(raw: bytes | None) -> dict[str, Any]:
 def command_tag(message: Message) -> str:
     return {CreateMatch: "cmd.create_match", JoinMatch: "cmd.join_match",
             RegisterEntrant: "cmd.register_entrant", SubmitAction: "cmd.submit_action",
-            ResignMatch: "cmd.resign_match"}.get(type(message), "cmd.unknown")
+            ResignMatch: "cmd.resign_match", WatchMatch: "cmd.watch_match"}.get(
+                type(message), "cmd.unknown")
 
 
 def subject_of(message: Message) -> str:

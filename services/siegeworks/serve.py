@@ -23,7 +23,7 @@ import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.exceptions import NoPermissionError, RedisError, ResponseError
 
-from siege.contracts.messages import LogAppended, Message, ResignMatch, SubmitAction
+from siege.contracts.messages import RULES_COMMANDS, LogAppended, Message
 from siege.contracts.version import CONTRACT_VERSION
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
@@ -96,7 +96,7 @@ def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
     """The match service's view of the command stream: everything decoded (it dead-letters
     what is malformed), but actions are passed by (None) without running a handler."""
     message = decode_entry(fields)
-    return None if isinstance(message, SubmitAction | ResignMatch) else message
+    return None if isinstance(message, RULES_COMMANDS) else message
 
 
 def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ingress.ClientsChanged:
@@ -119,8 +119,10 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
         ctx.lobbies = RedisLobbies(redis)
         return [CLIENTS_CHANGED_STREAM], partial(match.on_command, ctx)
     if service == "rules":
+        ctx.on_forget.append(ctx.watchers.clear)  # told seqs of a store that went back
+
         async def on_rules(message: Message) -> None:
-            if isinstance(message, SubmitAction | ResignMatch):
+            if isinstance(message, RULES_COMMANDS):
                 await rules.on_command(ctx, message)
             elif isinstance(message, LogAppended):
                 await rules.on_log_appended(ctx, message)
@@ -294,7 +296,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
             return
         sender = client_of_commands_key(stream)
         if sender is not None:
-            if service == "rules" and not isinstance(message, SubmitAction | ResignMatch):
+            if service == "rules" and not isinstance(message, RULES_COMMANDS):
                 return  # the match service's (a pointer written there is nobody's)
             message = await admission.admit(ctx, message, sender)
             if message is None:

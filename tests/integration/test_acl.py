@@ -38,6 +38,7 @@ from siege.eventlog.keys import (
     log_key,
     seed_key,
     view_key,
+    watch_key,
 )
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
@@ -138,6 +139,9 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("client-alice", ("HSET", LOBBY_HASH, "m", "x")),  # only the match service lists matches
     ("client-alice", ("HDEL", LOBBY_HASH, "m")),
     ("client-alice", ("HSET", CONTRACT_KEY, "version", "9.9")),
+    ("client-alice", ("XADD", watch_key("m"), "*", "m", "x")),  # only the rules tell spectators
+    ("client-alice", ("DEL", watch_key("m"))),
+    ("siege-dice", ("XADD", watch_key("m"), "*", "m", "x")),
     ("siege-dice", ("XRANGE", commands_key("alice"), "-", "+")),
     ("siege-rules", ("GET", seed_key("m"))),  # only dice reads the dice seeds
     ("siege-match", ("GET", seed_key("m"))),
@@ -162,6 +166,9 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("client-alice", "pw-alice", ("HSCAN", LOBBY_HASH, "0")),  # the public lobby
     ("client-alice", "pw-alice", ("HGETALL", LOBBY_HASH)),
     ("client-alice", "pw-alice", ("HGET", CONTRACT_KEY, "version")),
+    ("client-alice", "pw-alice", ("XREAD", "STREAMS", watch_key("m"), "0-0")),  # spectators
+    ("siege-rules", "pw-rules", ("XADD", watch_key("m"), "*", "m", "x")),
+    ("siege-rules", "pw-rules", ("EXPIRE", watch_key("m"), "60")),
     ("siege-match", "pw-match", ("HSET", LOBBY_HASH, "m", "x")),
     ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
     # What `siege standings` reads for the rating changes.

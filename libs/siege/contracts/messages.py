@@ -188,6 +188,51 @@ class ResignMatch(Message, frozen=True, tag="cmd.resign_match", kw_only=True):
     client: Annotated[ClientId, Meta(description=_CLIENT)] = ""
 
 
+class WatchMatch(Message, frozen=True, tag="cmd.watch_match", kw_only=True):
+    """Follow a match as a spectator, whoever you are: the services write what happens in it
+    (``MatchWatched``, public information only) on the match's public stream
+    ``{sN}:watch:<match_id>`` (channel ``watch``), which every client may read, for 60 seconds
+    from this command; send it again every 20 seconds or so to go on watching. The first
+    entry after it is a snapshot (the last 100 lines and the board as it is), the next ones
+    what changed. An unknown match is refused (``CommandRefused``, ``unknown_match``). Added
+    in 1.2."""
+
+    match_id: Annotated[MatchId, Meta(description="The match to watch.")]
+    snapshot: Annotated[bool, Meta(description=(
+        "True (the default): start with a snapshot. False: only renew the 60 seconds, when "
+        "you watch already."))] = True
+    client: Annotated[ClientId, Meta(description=_CLIENT)] = ""
+
+
+class Said(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of a match's story, as a spectator is told it."""
+
+    seq: Annotated[int, Meta(description="The seq of the event it tells of, in the log.")]
+    text: Annotated[str, Meta(description=(
+        "The event in words (English), naming seats by their `seat_names`; never what a "
+        "seat's view hides."))]
+
+
+class MatchWatched(Message, frozen=True, tag="note.match_watched", kw_only=True):
+    """What a spectator may know of a match, on its public stream (see ``WatchMatch``): the
+    events since the last entry in words and the board as everyone sees it."""
+
+    match_id: Annotated[str, Meta(description="The match.")]
+    game: Annotated[str, Meta(description="The match's game (a key of `x-siege-games`).")]
+    seat_names: Annotated[list[str], Meta(description=(
+        "Each seat's display name, in seat order, as in the match's MatchCreated."))]
+    seq: Annotated[int, Meta(description="The log's head: what this entry tells goes up to it.")]
+    snapshot: Annotated[bool, Meta(description=(
+        "True for the first entry after a WatchMatch: `lines` are the last ones of the "
+        "match so far rather than those since the previous entry."))] = False
+    lines: Annotated[list[Said], Meta(description="What happened, in order.")]
+    view: Annotated[msgspec.Raw, Meta(description=(
+        "The spectator's view: an embedded msgpack value of the game's view type "
+        "(`x-siege-games`, `view`) with `seat` -1, nobody's secrets."))]
+    over: Annotated[bool, Meta(description=(
+        "The match has ended; nothing more will be written here."))] = False
+
+
 class SeatGranted(Message, frozen=True, tag="note.seat_granted", kw_only=True):
     """Sent to a seat's holder (and again on a repeated create or join): ``token`` authorises
     commands for this seat of this match; the seat's prompts arrive on ``stream``."""
@@ -353,13 +398,16 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
 
 
 BUS_MESSAGES = (
-    CreateMatch, JoinMatch, RegisterEntrant, SubmitAction, ResignMatch, SeatGranted,
-    EntrantAccepted, TournamentEnded, CommandRefused, LogAppended, SeatPrompted,
-    ActionAcknowledged, ActionRejected, MatchFinished,
+    CreateMatch, JoinMatch, RegisterEntrant, SubmitAction, ResignMatch, WatchMatch,
+    SeatGranted, EntrantAccepted, TournamentEnded, CommandRefused, LogAppended, SeatPrompted,
+    ActionAcknowledged, ActionRejected, MatchFinished, MatchWatched,
 )
 bus_encoder = msgspec.msgpack.Encoder()
 bus_decoder = msgspec.msgpack.Decoder(
-    CreateMatch | JoinMatch | RegisterEntrant | SubmitAction | ResignMatch | SeatGranted
-    | EntrantAccepted | TournamentEnded | CommandRefused | LogAppended | SeatPrompted
-    | ActionAcknowledged | ActionRejected | MatchFinished
+    CreateMatch | JoinMatch | RegisterEntrant | SubmitAction | ResignMatch | WatchMatch
+    | SeatGranted | EntrantAccepted | TournamentEnded | CommandRefused | LogAppended
+    | SeatPrompted | ActionAcknowledged | ActionRejected | MatchFinished | MatchWatched
 )
+
+RULES_COMMANDS = (SubmitAction, ResignMatch, WatchMatch)
+"""The commands the rules service handles; the match service passes them by."""

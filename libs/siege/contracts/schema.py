@@ -71,6 +71,13 @@ def asyncapi() -> dict[str, Any]:
         "ResignMatch": _message(
             "ResignMatch", "Give up a match for a seat you hold (its token): the match ends "
             "at once, that seat last (MatchFinished reason `resigned`)."),
+        "WatchMatch": _message(
+            "WatchMatch", "Follow a match as a spectator, for 60 s from this command: its "
+            "public stream gets a snapshot, then what changes. Renew with `snapshot` false."),
+        "MatchWatched": _message(
+            "MatchWatched", "What a spectator may know of a match: the events since the last "
+            "entry in words (`lines`) and the spectator's view (`view`, seat -1: nobody's "
+            "secrets), up to `seq`; `over` on the last."),
         "SeatGranted": _message(
             "SeatGranted", "You hold a seat: its token, and the stream its prompts come on."),
         "EntrantAccepted": _message(
@@ -122,7 +129,7 @@ def asyncapi() -> dict[str, Any]:
                            "`siege:clients:changed` with XADD * c <id>). " + ENCODING_NOTE,
             "parameters": {"client": client},
             "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction",
-                             "ResignMatch"),
+                             "ResignMatch", "WatchMatch"),
         },
         "inbox": {
             "address": "siege:client:{client}:inbox", "title": "A client's inbox",
@@ -140,6 +147,15 @@ def asyncapi() -> dict[str, Any]:
                            "read it.",
             "parameters": {"client": client, "match_id": match_id, "seat": seat},
             "messages": refs("SeatPrompted"),
+        },
+        "watch": {
+            "address": "{shard}:watch:{match_id}", "title": "A match's public stream",
+            "description": "Read with XREAD, any client: written while someone watches the "
+                           "match (WatchMatch, renewed every 20 s or so), nothing otherwise. "
+                           "Public information only. It expires an hour after the match "
+                           "ends.",
+            "parameters": {"shard": shard, "match_id": match_id},
+            "messages": refs("MatchWatched"),
         },
         "results": {
             "address": "siege:results", "title": "Finished matches (public)",
@@ -198,6 +214,9 @@ def asyncapi() -> dict[str, Any]:
                              "registration."),
         "receiveResult": op("receive", "inbox", "MatchFinished", "6. The match has ended."),
         "readLobby": op("receive", "lobby", "OpenSeats", "0. Find a match with open seats."),
+        "watchMatch": op("send", "commands", "WatchMatch", "Or watch any match as a "
+                         "spectator."),
+        "readWatch": op("receive", "watch", "MatchWatched", "A watched match, move by move."),
         "readResult": op("receive", "resultsByMatch", "MatchFinished", "Look up any match's "
                          "result by its id."),
         "auditLog": op("receive", "matchLog", "LogEntry", "Auditors read the whole log."),

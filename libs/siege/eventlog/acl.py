@@ -45,6 +45,7 @@ _CLIENT_COMMANDS = "siege:client:*:commands"
 # Which clients there are: read at start and on every doorbell.
 _REGISTRY = (f"%R~{CLIENTS_KEY}", f"%RW~{CLIENTS_CHANGED_STREAM}")
 _HEALTH = "siege:health:*"
+_WATCH = "{s*}:watch:*"  # each match's public stream: the rules write it, any client reads it
 
 # The store's epoch, beat and rewinds counted (siegeworks.store_watch): the match service keeps
 # the first two, every service reads them and counts a rewind it notices in a log.
@@ -64,7 +65,7 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
         # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
         # and are checked against the seat secret, which either service may create first.
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules",
-        *_APPENDS,
+        *_APPENDS, f"%RW~{_WATCH}",
         f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
     ),
     # It seals each match as it reveals the seed, and publishes its signing key's public half.
@@ -87,14 +88,15 @@ def service_rules(service: str) -> list[str]:
 
 
 def client_rules(client: str) -> list[str]:
-    """A client may write its own commands stream, read its own streams and the public results:
-    nothing else. It writes no stream another client writes or reads, so nothing it does to
-    one (trimming, an entry with the largest id) reaches anyone else, and the stream a command
-    came on says who sent it (docs/decisions/0007-a-bus-no-client-can-break.md)."""
+    """A client may write its own commands stream, read its own streams, the public results
+    and the matches' public streams: nothing else. It writes no stream another client writes
+    or reads, so nothing it does to one (trimming, an entry with the largest id) reaches anyone
+    else, and the stream a command came on says who sent it
+    (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
             f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
             f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", f"%R~{LOBBY_HASH}",
-            f"%R~{CONTRACT_KEY}"]
+            f"%R~{CONTRACT_KEY}", f"%R~{_WATCH}"]
 
 
 def auditor_rules() -> list[str]:

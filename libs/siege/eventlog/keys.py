@@ -128,6 +128,12 @@ def client_of_commands_key(key: str) -> str | None:
     return client if valid_client_id(client) else None
 
 
+def watch_key(match_id: str) -> str:
+    """The match's public stream (``MatchWatched``): what a spectator may know, readable by
+    every client, written while someone watches (``WatchMatch``)."""
+    return f"{_tag(shard_of(match_id))}:watch:{match_id}"
+
+
 def view_key(client: str, match_id: str, seat: int) -> str:
     """The stream one seat's holder reads: its prompts (view and legal actions), one entry per
     decision, with entry id ``<decision>-1``."""

@@ -1,6 +1,7 @@
 """The ``siege`` command line, one module per group of commands, apart from the services:
-``matches`` (games, run, play, join), ``lobby`` (matches waiting for players), ``listing``
-(matches, tournaments), ``logs`` (export, audit, replay), ``tournament``, ``access`` (acl),
+``matches`` (games, run, play, join), ``watching`` (watch), ``lobby`` (matches waiting for
+players), ``listing`` (matches, tournaments), ``logs`` (export, audit, replay),
+``tournament``, ``access`` (acl),
 ``service`` (serve, health, contract), ``deck`` (Castle Assault decks), ``dead`` (dead
 letters), ``damage`` (mark a match that cannot finish), ``keys`` (the server's signing keys)
 and ``conformance`` (checking an outside client)."""
@@ -8,9 +9,9 @@ and ``conformance`` (checking an outside client)."""
 # ruff: noqa: I001  (the command modules are imported in the order `siege --help` lists them)
 from __future__ import annotations
 
-from siegeworks.cli import matches, lobby, listing, logs, tournament, access, service, deck, dead
-from siegeworks.cli import damage, keys, conformance
+from siegeworks.cli import matches, watching, lobby, listing, logs, tournament, access, service
+from siegeworks.cli import deck, dead, damage, keys, conformance
 from siegeworks.cli.app import app
 
 __all__ = ["access", "app", "conformance", "damage", "dead", "deck", "keys", "listing", "lobby",
-           "logs", "matches", "service", "tournament"]
+           "logs", "matches", "service", "tournament", "watching"]

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from siege.contracts.messages import (
     MAX_MATCH_ID,
+    RULES_COMMANDS,
     CreateMatch,
     JoinMatch,
     LogAppended,
     Message,
     RegisterEntrant,
-    ResignMatch,
-    SubmitAction,
 )
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import valid_match_id
@@ -133,7 +132,7 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
         await on_create_match(ctx, message)
     elif isinstance(message, JoinMatch):
         await on_join_match(ctx, message)
-    elif isinstance(message, SubmitAction | ResignMatch):
+    elif isinstance(message, RULES_COMMANDS):
         pass  # the rules service reads these from this same stream, in its own group
     elif isinstance(message, RegisterEntrant):
         await on_register_entrant(ctx, message)

@@ -21,6 +21,7 @@ from siege.contracts.messages import (
     ResignMatch,
     SeatPrompted,
     SubmitAction,
+    WatchMatch,
     clipped,
 )
 from siege.contracts.rejections import RejectionCode
@@ -37,6 +38,7 @@ from siege.hosting.rules import (
 from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
+from siegeworks.rules import watching
 
 _encoder = msgspec.msgpack.Encoder()
 
@@ -59,6 +61,8 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
         await on_submit_action(ctx, message)
     elif isinstance(message, ResignMatch):
         await on_resign(ctx, message)
+    elif isinstance(message, WatchMatch):
+        await watching.on_watch(ctx, message)
 
 
 async def on_resign(ctx: ServiceContext, cmd: ResignMatch) -> None:
@@ -160,10 +164,12 @@ async def on_log_appended(ctx: ServiceContext, note: LogAppended) -> None:
 async def announce(ctx: ServiceContext, ms: MatchState, count: int) -> LogAppended:
     note = LogAppended(match_id=ms.match_id, first=ms.head_seq - count + 1, last=ms.head_seq)
     await ctx.bus.publish(LOG, note)
+    await watching.tell(ctx, ms)
     return note
 
 
 async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
+    await watching.tell(ctx, ms)
     engine = ms.engine
     if engine is None or ms.ended is not None:
         for seat in range(ms.created.players if ms.created else 0):
