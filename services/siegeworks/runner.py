@@ -14,15 +14,17 @@ from siege.contracts.messages import (
     MatchFinished,
     Message,
     SeatGranted,
+    WatchMatch,
 )
 from siege.dice.fair import new_seed
-from siege.eventlog.keys import inbox_key, view_key
+from siege.eventlog.keys import inbox_key, view_key, watch_key
 from siege.eventlog.log import EventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siege.hosting.signing import Keyring
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats, seat_bots
+from siegeworks.clients.recap import Recap
 from siegeworks.wiring import Wired, wire_in_process
 
 LOCAL_CLIENT = "local"  # the one client of an in-process run: it holds every seat
@@ -112,12 +114,13 @@ async def audit_match(log: EventLog, match_id: str,
 
 
 async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
-                          make_human: Callable[[Any, str], Any]) -> RunResult:
-    """One match in which a person (``make_human(bus, client)``, a HumanSeat) holds
-    ``human_seat`` and bots the others."""
+                          make_human: Callable[[Any, str, Recap], Any]) -> RunResult:
+    """One match in which a person (``make_human(bus, client, recap)``, a HumanSeat) holds
+    ``human_seat`` and bots the others; ``recap`` hears the match's public story."""
     master = cfg.master_seed()
     wired = wire_in_process(log, cfg.clock(), master)
-    human = make_human(wired.bus, LOCAL_CLIENT)
+    recap = Recap()
+    human = make_human(wired.bus, LOCAL_CLIENT, recap)
     bot_seed = bot_seed_for(master) if master else new_seed()
     match_id = cfg.match_id(0)
     names = cfg.seat_bots()
@@ -138,6 +141,10 @@ async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
     await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), CreateMatch(
         match_id=match_id, game=cfg.game, options=cfg.options, client=LOCAL_CLIENT,
         seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)]))
+    # Queued after the create, so the match exists when it is asked to be watched.
+    wired.bus.subscribe(watch_key(match_id), recap.on_message)
+    await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), WatchMatch(
+        match_id=match_id, client=LOCAL_CLIENT))
     await wired.bus.drain()
     finished = wired.results.finished
     return RunResult([match_id], [finished[match_id]] if match_id in finished else [], wired)

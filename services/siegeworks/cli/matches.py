@@ -279,7 +279,8 @@ def play(
         async with open_log(redis_url) as (log, _where, url):
             if in_process:
                 result = await play_with_human(
-                    cfg, log, seat, lambda bus, client: HumanSeat(bus, client, game, seat))
+                    cfg, log, seat, lambda bus, client, recap: HumanSeat(bus, client, game, seat,
+                                                                 recap=recap))
             else:
                 procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
                 async with procs.running(log.redis):
@@ -295,7 +296,7 @@ def play(
                                                                            ended.reason)
             place = (f"you placed {ended.ranks[seat]} of {players}" if ended.ranks
                      else "no result")
-            out.print(f"\nmatch {result.match_ids[0]} over ({why}): {place}")
+            out.print(f"\nmatch {result.match_ids[0]} over ({why}): {place}", highlight=False)
             table = Table(title="final table")
             for column in ("place", "seat", "name"):
                 table.add_column(column)

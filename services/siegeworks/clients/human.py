@@ -18,6 +18,8 @@ from siege.engine.codecs import action_list_decoder, view_decoder
 from siege.engine.presentation import Presentation
 from siege.engine.registry import presentation
 from siegeworks.bus import Bus, commands_topic
+from siegeworks.clients.recap import Recap, StreamRecap
+from siegeworks.transport.redis_bus import RedisBus
 
 
 def describe(value: Any) -> str:
@@ -39,6 +41,7 @@ TIMED_OUT = -2
 WARN_S = 10
 NO_LIMIT_S = 24 * 3600  # a clock longer than a day is shown as none (siege play's default)
 LATE_S = 2.0  # after the deadline, how long to wait for the services' word before giving up
+RECAP_LINES = 12  # at most this many lines of what happened since your last turn
 
 
 class InputEndedError(EOFError):
@@ -95,12 +98,13 @@ def presentation_of(game: str) -> Presentation | None:
 
 class HumanSeat:
     def __init__(self, bus: Bus, client: str, game: str, seat: int,
-                 lines: Lines | None = None, show: Callable[[str], None] = print) -> None:
+                 lines: Lines | None = None, show: Callable[[str], None] = print,
+                 recap: Recap | None = None) -> None:
         self.bus = bus
         self.client = client
         self.seat = seat
         self.presentation = presentation_of(game)
-        self.names = SeatNames()
+        self.names: Sequence[str] = SeatNames()
         self.console = Console(file=sys.stdout, width=80)
         self.lines = lines or Lines()
         self.show = show
@@ -108,6 +112,9 @@ class HumanSeat:
         self._actions = action_list_decoder(game)
         self._view = view_decoder(game)
         self._answered = -1
+        # What happened since this seat's last turn; over Redis, read from the match's public
+        # stream once the first prompt names the match.
+        self.recap = recap
 
     async def set_token(self, token: str) -> None:
         self.token = token
@@ -120,6 +127,7 @@ class HumanSeat:
         if prompt.deadline_ms:
             left = max(0, prompt.deadline_ms - int(time.time() * 1000)) // 1000
             clock = f", {left} s on your clock" if left < NO_LIMIT_S else ", no time limit"
+        await self._tell_recap(prompt.match_id)
         self.show(f"\n--- {prompt.match_id}: seat {self.seat}, decision {prompt.decision}"
                   f"{clock} ---")
         view = self._view.decode(prompt.view)
@@ -131,11 +139,14 @@ class HumanSeat:
         for number, action in enumerate(legal, start=1):
             words = describe(action) if shown is None else shown.action(action, view, self.names)
             self.show(f"  {number:>2}. {words}")
-        warning = asyncio.create_task(self._warn(prompt.deadline_ms))
+        helpers = [asyncio.create_task(self._warn(prompt.deadline_ms))]
+        if self.recap is not None:
+            helpers.append(asyncio.create_task(self.recap.keep()))
         try:
             choice = await self._choose(len(legal), prompt.deadline_ms)
         finally:
-            warning.cancel()
+            for task in helpers:
+                task.cancel()
         self._answered = prompt.decision
         if choice == TIMED_OUT:
             self.show("\n  your clock ran out: the match is forfeited, your seat ranked last")
@@ -150,6 +161,25 @@ class HumanSeat:
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
             action=msgspec.msgpack.encode(legal[choice]), token=self.token, client=self.client))
+
+    async def _tell_recap(self, match_id: str) -> None:
+        """Shows what happened since this seat's last turn, and names the seats by their names
+        from then on."""
+        if self.recap is None and isinstance(self.bus, RedisBus):
+            self.recap = StreamRecap(self.bus.redis, self.client, match_id)
+        if self.recap is None:
+            return
+        said = await self.recap.fresh()
+        if self.recap.names is not None:
+            self.names = self.recap.names
+        if not said:
+            return
+        self.show("\nsince your last turn:" if self._answered >= 0 else "\nso far:")
+        if len(said) > RECAP_LINES:
+            self.show(f"  ... {len(said) - RECAP_LINES} earlier lines (siege replay "
+                      f"{match_id} --text tells them all)")
+        for line in said[-RECAP_LINES:]:
+            self.show(f"  {line.text}")
 
     async def _warn(self, deadline_ms: int) -> None:
         """A word ``WARN_S`` before the clock runs out (the services judge by Redis' clock;
