@@ -16,6 +16,8 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from siege.contracts.events import MatchCreated
+
 Names = Sequence[str]
 ActionText = Callable[[Any, Any, Names], str]
 """``(action, view of the seat choosing, names) -> one line``."""
@@ -31,6 +33,13 @@ class Presentation:
     board: Callable[[Any, Names], RenderableType]  # a view drawn in 80 columns, 40 lines at most
     actions: dict[type, ActionText] = field(default_factory=dict)  # one per action type
     events: dict[type, EventText] = field(default_factory=dict)  # one per game event type
+    # For a game whose events name things only the match's options resolve (Castle Assault's
+    # cards are positions in deck lists the create gives): the presentation of one match.
+    for_match: Callable[[MatchCreated], Presentation] | None = None
+
+    def bound(self, created: MatchCreated) -> Presentation:
+        """The presentation that tells the match ``created`` began."""
+        return self if self.for_match is None else self.for_match(created)
 
     def action(self, action: Any, view: Any, names: Names) -> str:
         return self.actions[type(action)](action, view, names)

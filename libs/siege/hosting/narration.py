@@ -73,6 +73,8 @@ class Narrator:
 
     def _core(self, event: Event) -> str | None:
         if isinstance(event, MatchCreated):
+            # What the match's options name (the decks it was created with) from here on.
+            self.presentation = self.presentation.bound(event)
             return (f"{self.presentation.title} for {event.players}: "
                     f"{', '.join(self._name(s) for s in range(event.players))}")
         if isinstance(event, SeedCommitted):
