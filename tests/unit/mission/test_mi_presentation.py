@@ -66,7 +66,7 @@ def test_every_action_and_event_type_has_a_line() -> None:
     assert PRESENTATION.title == "Sally Forth"
     lines = PRESENTATION.rules_summary.splitlines()
     assert 6 <= len(lines) <= 15
-    assert all(0 < len(line) <= 100 for line in lines)
+    assert all(0 < len(line) <= 80 for line in lines)
 
 
 @pytest.mark.parametrize(("lineup", "seed"), CASES)

@@ -365,17 +365,17 @@ def _deploy_passed(event: e.DeployPassed, names: Names, seat: int | None) -> str
 
 RULES_SUMMARY = "\n".join((
     "Two commanders score points by completing missions and winning close combats.",
-    "Two missions are always in play, each needing a stashed speed (4 to 8) and paying 2-5.",
+    "Two missions are always in play: each needs a stashed speed (4 to 8), pays 2-5.",
     "Your turn: assault, then deploy up to two times, then draw a card.",
-    "Assault: with a ready (unswerved) maneuver you must pick a mission; else you may skip.",
-    "Enemy units at that mission mean close combat: units' strength plus swerved speed.",
-    "The side behind swerves a maneuver for its speed or yields; the defender holds ties.",
-    "The combat winner scores 1 point and destroys the loser's units at that mission.",
-    "Then stash one ready maneuver there; once your own stash reaches the need, you complete it.",
-    "Deploy: play a maneuver or a unit from your hand, or regroup your swerved maneuvers.",
+    "Assault: with a ready (unswerved) maneuver you must pick a mission, else skip.",
+    "Enemy units there mean close combat: units' strength plus swerved speed.",
+    "The side behind swerves a maneuver for its speed or yields; ties: defender.",
+    "The combat winner scores 1 point and destroys the loser's units there.",
+    "Then stash one ready maneuver there; a stash that reaches the need completes it.",
+    "Deploy: play a maneuver or a unit from your hand, or regroup swerved maneuvers.",
     "Hands and deck orders are secret; everything on the table is open.",
-    "The game ends at 12 points, when no mission is left to replace one, or after 60 turns.",
-    "Most points wins; ties go to most missions completed.",
+    "The game ends at 12 points, when no mission is left to replace one,",
+    "or after 60 turns. Most points wins; ties go to most missions completed.",
 ))
 
 ACTIONS: dict[type, Callable[[Any, Any, Names], str]] = {
