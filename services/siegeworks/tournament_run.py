@@ -182,7 +182,8 @@ async def _play_round(store: TournamentStore, state: TournamentState, spec: Tour
 
 def _recorded(round_: int, spec: MatchSpec, result: MatchFinished) -> MatchRecorded:
     return MatchRecorded(round=round_, match_id=spec.match_id, entrants=list(spec.seat_names),
-                         ranks=list(result.ranks), reason=result.reason, head=result.head)
+                         ranks=list(result.ranks), reason=result.reason, head=result.head,
+                         timed_out=list(result.timed_out))
 
 
 async def _replay(store: TournamentStore, state: TournamentState, damaged: list[MatchRecorded],

@@ -4,10 +4,14 @@ their tables by the organiser, play through their own streams, and hear when it 
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import redis.asyncio
+from cli_support import siege
 
 from siege.contracts.messages import CommandRefused, RegisterEntrant, SeatGranted
 from siege.contracts.rejections import RejectionCode
@@ -77,3 +81,42 @@ def test_outside_clients_register_and_play_a_tournament(
     assert {entrant_for("ann"), entrant_for("bob")} <= {r.entrant for r in rows}
     assert late.code == RejectionCode.REGISTRATION_CLOSED and late.subject == tid
     assert bogus.code == RejectionCode.UNKNOWN_TOURNAMENT
+
+
+def test_an_entrant_who_registers_and_never_plays_is_a_no_show(
+    redis_url: str, redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path
+) -> None:
+    """The clocks handle an entrant who never comes (every table a forfeit, quickly, on a
+    1.5 s clock), and the standings say who it was, in every format."""
+    procs = ServiceProcesses(redis_url, tmp_path / "logs", {"SIEGE_DECISION_TIMEOUT_MS": "1500"})
+    procs.start_all()
+    spec = TournamentSpec(game="castle-dash", format="swiss", entrants=4, rounds=2,
+                          table_size=4, bots=["random"], seed=21, outside=1,
+                          registration_timeout_s=60)
+    tid = spec.tournament_id()
+    try:
+        run(procs.wait_healthy(redis_client))
+
+        async def scenario() -> Any:
+            async def register() -> None:
+                await RedisBus(redis_client).publish(commands_key("dan"), RegisterEntrant(
+                    tournament_id=tid, client="dan"))
+
+            state, _ = await asyncio.wait_for(asyncio.gather(
+                run_tournament(spec, redis_client, SystemClock()), register()), 180)
+            return state
+
+        state = run(scenario())
+    finally:
+        procs.stop_all()
+    assert state.finished
+    dan = entrant_for("dan")
+    rows = {r.entrant: r for r in standings(state.entrants, state.order, two_player=False)}
+    assert rows[dan].no_show and rows[dan].played == 2
+    assert [r.entrant for r in rows.values() if r.no_show] == [dan]
+    shown = siege(["standings", tid], tmp_path, REDIS_URL=redis_url)
+    assert f"{dan} (no-show)" in shown.stdout, shown.stdout + shown.stderr
+    as_csv = siege(["standings", tid, "--format", "csv"], tmp_path, REDIS_URL=redis_url)
+    header, *lines = list(csv.reader(io.StringIO(as_csv.stdout)))
+    marked = {line[1]: line[header.index("no_show")] for line in lines}
+    assert marked[dan] == "true" and list(marked.values()).count("true") == 1

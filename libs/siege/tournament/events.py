@@ -52,6 +52,7 @@ class MatchRecorded(Event, frozen=True, tag="tm.match_recorded", kw_only=True):
     ranks: list[int]  # empty for a damaged match
     reason: str = "finished"  # "finished", "forfeit" or "damaged" (MatchFinished.reason)
     head: str = ""  # the hash (hex) of the match log's last entry, its seal: the anchor
+    timed_out: list[int] = []  # the seats whose clock ran out (a forfeit), as MatchFinished
 
 
 class TournamentFinished(Event, frozen=True, tag="tm.finished", kw_only=True):

@@ -17,6 +17,7 @@ class TableResult(msgspec.Struct, frozen=True, kw_only=True):
     entrants: list[str]
     ranks: list[int]
     reason: str = "finished"
+    timed_out: list[int] = []  # seats whose clock ran out (a forfeit): a no-show's trace
 
     @property
     def damaged(self) -> bool:

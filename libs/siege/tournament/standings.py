@@ -72,6 +72,8 @@ class StandingRow(msgspec.Struct, frozen=True):
     byes: int
     withdrawn: bool
     """Withdrawn entrants stay in the standings with this flag; they are not paired any more."""
+    no_show: bool = False
+    """Seated at one table or more and, at every one, their clock ran out: never there."""
 
 
 class PairingInput(msgspec.Struct, frozen=True):
@@ -125,6 +127,7 @@ class _Tally:
     points: float = 0.0
     byes: int = 0
     first_seats: int = 0
+    timed_out: int = 0  # tables at which this entrant's clock ran out
     # one (opponents at the table, own score at the table) per game, in recorded order
     games: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
 
@@ -192,6 +195,7 @@ def _tally(
             tally.points += score
             if i == 0:
                 tally.first_seats += 1
+            tally.timed_out += i in item.timed_out
             tally.games.append((tuple(s for s in seats if s != seat), score))
     return tallies
 
@@ -254,6 +258,7 @@ def standings(
                 played=len(tally.games),
                 byes=tally.byes,
                 withdrawn=entrant in withdrawn,
+                no_show=bool(tally.games) and tally.timed_out == len(tally.games),
             )
         )
     return rows

@@ -77,7 +77,7 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
         state.recorded[event.match_id] = event
         state.order.append(TableResult(round=event.round, match_id=event.match_id,
                                        entrants=list(event.entrants), ranks=list(event.ranks),
-                                       reason=event.reason))
+                                       reason=event.reason, timed_out=list(event.timed_out)))
     elif isinstance(event, RoundPaired):
         state.rounds[event.round] = event
         state.order.extend(Bye(round=event.round, entrant=e) for e in event.byes)

@@ -263,10 +263,11 @@ async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) ->
         buffer = io.StringIO()
         writer = csv.writer(buffer)
         writer.writerow(["rank", "entrant", "points", *breaks, "played", "byes", "withdrawn",
-                         "rating_change"])
+                         "no_show", "rating_change"])
         for r in rows:
             writer.writerow([r.rank, r.entrant, r.points, *(r.tiebreaks.get(b, "") for b in breaks),
                              r.played, r.byes, "true" if r.withdrawn else "false",
+                             "true" if r.no_show else "false",
                              round(change.get(r.entrant, 0), 3)])
         sys.stdout.write(buffer.getvalue())
         return
@@ -282,7 +283,8 @@ def _table(state: TournamentState, rows: list[StandingRow], breaks: list[str],
                    "byes", "rating"):
         table.add_column(column, no_wrap=True)
     for r in rows:
-        table.add_row(str(r.rank), r.entrant + (" (withdrawn)" if r.withdrawn else ""),
+        marks = [word for word, on in (("withdrawn", r.withdrawn), ("no-show", r.no_show)) if on]
+        table.add_row(str(r.rank), r.entrant + (f" ({', '.join(marks)})" if marks else ""),
                       f"{r.points:g}", *(f"{r.tiebreaks.get(b, 0):g}" for b in breaks),
                       str(r.played), str(r.byes), f"{change.get(r.entrant, 0):+.2f}")
     out.print(table)

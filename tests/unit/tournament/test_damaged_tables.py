@@ -92,3 +92,22 @@ def test_replay_ids_are_reserved_for_the_organiser_like_tables() -> None:
                                                                         "03", "0007")
     assert _TABLE.fullmatch(real + "-replay0") is None
     assert _TABLE.fullmatch(real + "-replay1x") is None
+
+
+def test_an_entrant_whose_clock_ran_out_at_every_table_is_a_no_show() -> None:
+    state = TournamentState()
+    evolve(state, TournamentCreated(tournament_id="t-x", game="g", format="swiss",  # type: ignore[arg-type]
+                                    rounds=2, table_size=3, seed=0))
+    for e in "abc":
+        evolve(state, EntrantRegistered(entrant=e, bot="random"))
+    # c never came: its clock ran out at both tables; b ran out of time once, and played once.
+    evolve(state, MatchRecorded(round=1, match_id="m1", entrants=["a", "b", "c"],
+                                ranks=[1, 2, 3], reason="forfeit", timed_out=[2]))
+    evolve(state, MatchRecorded(round=2, match_id="m2", entrants=["c", "a", "b"],
+                                ranks=[2, 1, 2], reason="forfeit", timed_out=[0, 2]))
+    rows = {r.entrant: r for r in standings(state.entrants, state.order, two_player=False)}
+    assert rows["c"].no_show and rows["c"].played == 2
+    assert not rows["b"].no_show and not rows["a"].no_show
+    # Nobody is a no-show before sitting at a table.
+    fresh = standings(["a", "b", "c", "d"], state.order[:1], two_player=False)
+    assert [r.entrant for r in fresh if r.no_show] == ["c"]
