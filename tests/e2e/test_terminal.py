@@ -88,11 +88,13 @@ def test_help_the_rules_and_resigning(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
-def test_a_clock_that_runs_out_warns_first_and_says_so_at_the_end(tmp_path: Path) -> None:
-    child = spawn(["play", "--players", "3", "--seed", "2", "--clock", "12s"], tmp_path)
+def test_a_clock_counts_down_warns_and_says_at_the_end_that_it_ran_out(
+        tmp_path: Path) -> None:
+    child = spawn(["play", "--players", "3", "--seed", "2", "--clock", "32s"], tmp_path)
     child.expect(r", (\d+) s on your clock ---")
-    assert 0 < int(child.match.group(1)) <= 12
-    child.expect("10 seconds left on your clock", timeout=30)  # nobody types
+    assert 20 < int(child.match.group(1)) <= 32
+    child.expect("30 seconds left on your clock", timeout=30)  # nobody types
+    child.expect("10 seconds left on your clock: choose now", timeout=30)
     child.expect("your clock ran out", timeout=30)
     child.expect(END, timeout=60)
     assert "over (a clock ran out): you placed 3 of 3" in plain(child.before)

@@ -258,10 +258,13 @@ def play(
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client.
 
-    Each prompt shows your clock; 10 seconds before it runs out you are warned. Type a
-    number to act, ? for help, or resign to give the match up.
+    Each prompt tells what happened since your last turn, draws the board and shows your
+    clock, which counts down while you think (the last word 10 seconds before it runs out).
+    Type a number to act, ? for help, rules for the game's rules, or resign to give the
+    match up; Ctrl-C leaves.
 
-    Example: siege play --game castellum --players 3 --seat 1"""
+    Examples: siege play --game castellum --players 3 --seat 1;
+    siege play --game storm-the-castle --clock 10m"""
     players = default_players(game, players)
     check_table(game, players, bots)
     if seat >= players:

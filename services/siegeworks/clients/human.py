@@ -39,9 +39,16 @@ def render_view(view: Any, indent: str = "  ") -> str:
 RESIGN = -1
 TIMED_OUT = -2
 WARN_S = 10
+MARKS_S = (600, 300, 120, 60, 30, WARN_S)  # the clock shown counting down at these times left
 NO_LIMIT_S = 24 * 3600  # a clock longer than a day is shown as none (siege play's default)
 LATE_S = 2.0  # after the deadline, how long to wait for the services' word before giving up
 RECAP_LINES = 12  # at most this many lines of what happened since your last turn
+
+
+def _duration(seconds: int) -> str:
+    if seconds % 60:
+        return f"{seconds} seconds"
+    return "1 minute" if seconds == 60 else f"{seconds // 60} minutes"
 
 
 class InputEndedError(EOFError):
@@ -139,7 +146,7 @@ class HumanSeat:
         for number, action in enumerate(legal, start=1):
             words = describe(action) if shown is None else shown.action(action, view, self.names)
             self.show(f"  {number:>2}. {words}")
-        helpers = [asyncio.create_task(self._warn(prompt.deadline_ms))]
+        helpers = [asyncio.create_task(self._count_down(prompt.deadline_ms))]
         if self.recap is not None:
             helpers.append(asyncio.create_task(self.recap.keep()))
         try:
@@ -181,17 +188,19 @@ class HumanSeat:
         for line in said[-RECAP_LINES:]:
             self.show(f"  {line.text}")
 
-    async def _warn(self, deadline_ms: int) -> None:
-        """A word ``WARN_S`` before the clock runs out (the services judge by Redis' clock;
-        this one is the terminal's, close enough for a warning)."""
+    async def _count_down(self, deadline_ms: int) -> None:
+        """The clock counting down while the person thinks: a word at each of ``MARKS_S``
+        still ahead, the last one a warning (the services judge by Redis' clock; this one is
+        the terminal's, close enough to count down by)."""
         if not deadline_ms:
             return
-        left_s = deadline_ms / 1000 - time.time()
-        if left_s <= WARN_S:
-            return
-        await asyncio.sleep(left_s - WARN_S)
-        self.show(f"\n  {WARN_S} seconds left on your clock: choose now, or the match is "
-                  "forfeited")
+        for mark in MARKS_S:
+            left_s = deadline_ms / 1000 - time.time()
+            if left_s <= mark:
+                continue  # passed already, or more than the whole clock
+            await asyncio.sleep(left_s - mark)
+            self.show(f"\n  {_duration(mark)} left on your clock" + (
+                ": choose now, or the match is forfeited" if mark == WARN_S else ""))
 
     async def _choose(self, options: int, deadline_ms: int = 0) -> int:
         """The index of the action chosen, RESIGN, or TIMED_OUT once the clock has run out."""
