@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 from pathlib import Path
@@ -90,6 +91,7 @@ def test_a_person_registers_and_plays_a_tournament_at_the_terminal(tmp_path: Pat
     assert person.returncode == 0, person.stderr
     assert person.stdout.count("--- ") >= 2 and "your choice" in person.stdout
     assert "2 matches played" in person.stdout
+    assert len(re.findall(r": you placed [123] of 3 \(", person.stdout)) == 2
     standings = json.loads(rest.splitlines()[-1])
     assert standings["event"] == "standings" and standings["finished"]
     assert len(standings["rows"]) == 3

@@ -17,6 +17,7 @@ from siege.engine.registry import game_names, get_engine
 from siege.hosting.clocks import MAX_TIMEOUT_MS
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
+    END_REASONS,
     ClientId,
     JsonLines,
     RedisUrl,
@@ -294,9 +295,7 @@ def play(
                 out.print("the match did not finish")
                 return
             ended = result.finished[0]
-            why = {"finished": "the game ended", "forfeit": "a clock ran out",
-                   "resigned": "a seat resigned", "damaged": "damaged"}.get(ended.reason,
-                                                                           ended.reason)
+            why = END_REASONS.get(ended.reason, ended.reason)
             place = (f"you placed {ended.ranks[seat]} of {players}" if ended.ranks
                      else "no result")
             out.print(f"\nmatch {result.match_ids[0]} over ({why}): {place}", highlight=False)

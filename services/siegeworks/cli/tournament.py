@@ -30,10 +30,11 @@ from siege.tournament.standings import (
     round_counts,
     standings,
 )
-from siege.tournament.state import TournamentState, is_tournament
+from siege.tournament.state import TournamentState, entrant_for, is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
+    END_REASONS,
     ClientId,
     JsonLines,
     RedisUrl,
@@ -332,6 +333,16 @@ def register(
         else None
     results = run_as_client(client, redis_url, lambda redis: enter_and_play(
         redis, client, tournament_id, bot, client.encode(), timeout, make_player=person))
+    me = entrant_for(client)
     for match_id, result in sorted(results.items()):
-        out.print(f"{match_id}: {result.reason}, ranks {result.ranks}")
-    out.print(f"{tournament_id} over: {len(results)} matches played")
+        out.print(f"{match_id}: {_placed(result, me)}", highlight=False)
+    out.print(f"{tournament_id} over: {len(results)} matches played", highlight=False)
+
+
+def _placed(result: MatchFinished, entrant: str) -> str:
+    """How a match went for one entrant: "you placed 2 of 4 (a clock ran out)"."""
+    why = END_REASONS.get(result.reason, result.reason)
+    if entrant in result.seat_names and result.ranks:
+        seat = result.seat_names.index(entrant)
+        return f"you placed {result.ranks[seat]} of {len(result.ranks)} ({why})"
+    return why
