@@ -142,7 +142,7 @@ def test_a_person_may_ask_for_help_and_resign(tmp_path: Path) -> None:
                           input="?\nresign\n", env={**os.environ, "SIEGE_HOME": str(tmp_path)},
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert "'resign' to give the match" in done.stdout and "'rules' for a summary" in done.stdout
+    assert "'resign' to give the match" in done.stdout and "'rules') for a summary" in done.stdout
     assert "over (a seat resigned): you placed 3 of 3" in done.stdout
     assert ": OK (" in done.stdout  # the resignation audits
 

@@ -74,9 +74,9 @@ def test_help_the_rules_and_resigning(tmp_path: Path) -> None:
     child.expect(CHOICE)
     assert ", no time limit ---" in plain(child.before)  # the casual default
     child.sendline("?")
-    child.expect("'rules' for a summary")
+    child.expect("'rules'\\) for a summary")
     child.expect(CHOICE)
-    child.sendline("rules")
+    child.sendline("r")  # the rules, one key away
     child.expect(CHOICE)
     summary = plain(child.before)
     assert len(summary.strip().splitlines()) >= 6

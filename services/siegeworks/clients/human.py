@@ -222,11 +222,11 @@ class HumanSeat:
             if word == "resign":
                 return RESIGN
             if word in ("?", "help"):
-                self.show(f"  type a number from 1 to {options} to take that action, 'rules' "
-                          "for a summary of the game's rules, or 'resign' to give the match "
-                          "up (your seat ranks last)")
+                self.show(f"  type a number from 1 to {options} to take that action, 'r' (or "
+                          "'rules') for a summary of the game's rules, or 'resign' to give the "
+                          "match up (your seat ranks last)")
                 continue
-            if word == "rules":
+            if word in ("r", "rules"):
                 self.show(self.presentation.rules_summary if self.presentation is not None
                           else "  no rules summary for this game yet: see its README")
                 continue
