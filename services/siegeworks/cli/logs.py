@@ -236,11 +236,7 @@ def replay(
 def _print_text(ms: MatchState, events: list[tuple[int, Event]]) -> None:
     """The move list (seq, then the line a spectator is told) and the spectator's board."""
     assert ms.engine is not None and ms.created is not None
-    try:
-        shown = presentation(ms.created.game)
-    except ModuleNotFoundError:
-        raise fail(f"{ms.created.game} has no text presentation yet; "
-                   "siege replay without --text prints its state") from None
+    shown = presentation(ms.created.game)
     names = ms.created.seat_names or [f"seat {s}" for s in range(ms.created.players)]
     narrator = Narrator(shown, names)
     out.print(f"[bold]{shown.title}[/bold]  {ms.match_id}", highlight=False)

@@ -10,10 +10,9 @@ import typer
 
 from siege.contracts.messages import MatchWatched
 from siege.engine.codecs import view_decoder
-from siege.engine.registry import UnknownGameError
+from siege.engine.registry import UnknownGameError, presentation
 from siegeworks.cli.app import app
 from siegeworks.cli.common import ClientId, ServicesRedisUrl, fail, out, run_as_client
-from siegeworks.clients.human import presentation_of
 from siegeworks.clients.watcher import WatchRefusedError, watch
 
 
@@ -38,13 +37,11 @@ class Screen:
             self.board(entry)
 
     def board(self, entry: MatchWatched) -> None:
-        shown = presentation_of(entry.game)
-        if shown is None:
-            return
         try:
+            shown = presentation(entry.game)
             view = view_decoder(entry.game).decode(entry.view)
         except (UnknownGameError, msgspec.DecodeError, msgspec.ValidationError):
-            return  # a view this version cannot read: the lines still tell the match
+            return  # a game or view this version cannot read: the lines still tell the match
         out.print(shown.board(view, entry.seat_names))
 
 

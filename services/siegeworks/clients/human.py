@@ -8,33 +8,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 from rich.console import Console
 
 from siege.contracts.messages import ActionRejected, ResignMatch, SeatPrompted, SubmitAction
 from siege.engine.codecs import action_list_decoder, view_decoder
-from siege.engine.presentation import Presentation
 from siege.engine.registry import presentation
 from siegeworks.bus import Bus, commands_topic
 from siegeworks.clients.recap import Recap, StreamRecap
 from siegeworks.transport.redis_bus import RedisBus
-
-
-def describe(value: Any) -> str:
-    """One readable line for an action: its type and its fields."""
-    builtins = msgspec.to_builtins(value)
-    fields = ", ".join(f"{k}={v}" for k, v in builtins.items() if k != "t")
-    return f"{type(value).__name__}({fields})"
-
-
-def render_view(view: Any, indent: str = "  ") -> str:
-    lines = []
-    for key, value in msgspec.to_builtins(view).items():
-        lines.append(f"{indent}{key}: {msgspec.json.encode(value).decode()}")
-    return "\n".join(lines)
-
 
 RESIGN = -1
 TIMED_OUT = -2
@@ -95,14 +78,6 @@ class SeatNames(Sequence[str]):
         return f"seat {seat}"
 
 
-def presentation_of(game: str) -> Presentation | None:
-    """The game's presentation, or None while it has none (the raw view is shown then)."""
-    try:
-        return presentation(game)
-    except ModuleNotFoundError:
-        return None
-
-
 class HumanSeat:
     def __init__(self, bus: Bus, client: str, game: str, seat: int,
                  lines: Lines | None = None, show: Callable[[str], None] = print,
@@ -110,7 +85,7 @@ class HumanSeat:
         self.bus = bus
         self.client = client
         self.seat = seat
-        self.presentation = presentation_of(game)
+        self.presentation = presentation(game)
         self.names: Sequence[str] = SeatNames()
         self.console = Console(file=sys.stdout, width=80)
         self.lines = lines or Lines()
@@ -138,14 +113,9 @@ class HumanSeat:
         self.show(f"\n--- {prompt.match_id}: seat {self.seat}, decision {prompt.decision}"
                   f"{clock} ---")
         view = self._view.decode(prompt.view)
-        shown = self.presentation
-        if shown is None:
-            self.show(render_view(view))
-        else:
-            self.console.print(shown.board(view, self.names))
+        self.console.print(self.presentation.board(view, self.names))
         for number, action in enumerate(legal, start=1):
-            words = describe(action) if shown is None else shown.action(action, view, self.names)
-            self.show(f"  {number:>2}. {words}")
+            self.show(f"  {number:>2}. {self.presentation.action(action, view, self.names)}")
         helpers = [asyncio.create_task(self._count_down(prompt.deadline_ms))]
         if self.recap is not None:
             helpers.append(asyncio.create_task(self.recap.keep()))
@@ -227,8 +197,7 @@ class HumanSeat:
                           "match up (your seat ranks last)")
                 continue
             if word in ("r", "rules"):
-                self.show(self.presentation.rules_summary if self.presentation is not None
-                          else "  no rules summary for this game yet: see its README")
+                self.show(self.presentation.rules_summary)
                 continue
             self.show(f"  please type a number from 1 to {options} (or ? for help)")
 

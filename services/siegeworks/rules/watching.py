@@ -16,7 +16,6 @@ import msgspec
 
 from siege.contracts.messages import MatchWatched, Said, WatchMatch
 from siege.contracts.rejections import RejectionCode
-from siege.engine.presentation import Presentation
 from siege.engine.protocol import SPECTATOR
 from siege.engine.registry import presentation
 from siege.eventlog.keys import watch_key
@@ -40,13 +39,6 @@ class Watch:
     narrator: Narrator
 
 
-def _presentation(game: str) -> Presentation:
-    try:
-        return presentation(game)
-    except ModuleNotFoundError:  # a game without words: only the core events are told
-        return Presentation(title=game, rules_summary="", board=lambda view, names: "")
-
-
 def _names(ms: MatchState) -> list[str]:
     assert ms.created is not None
     return ms.created.seat_names or [f"seat {s}" for s in range(ms.created.players)]
@@ -64,7 +56,7 @@ async def on_watch(ctx: ServiceContext, cmd: WatchMatch) -> None:
     if watch is not None and not cmd.snapshot:
         watch.until_ms = until  # a renewal: the stream goes on as it was
         return
-    narrator = Narrator(_presentation(ms.created.game), _names(ms))
+    narrator = Narrator(presentation(ms.created.game), _names(ms))
     said = await _said(ctx, ms, narrator, after=0)
     await _publish(ctx, ms, said[-SNAPSHOT_LINES:], snapshot=True)
     if ms.ended is None:
