@@ -152,3 +152,7 @@ def test_a_spectator_follows_a_persons_match_in_public_words(
     ended = next(seq for seq, text in lines.items() if text.startswith("The match ended"))
     assert max(int(seq) for seq, _ in told) == int(ended)
     assert "(you)" not in watched
+    # Castle Dash's one secret, a sealed cannonball count, is never a number to a spectator.
+    sealed = [text for _, text in told if "cannonball count" in text]
+    unnamed = [re.sub(r"\b(random|greedy)-\d\b", "", text) for text in sealed]  # bots' names
+    assert sealed and all("(sealed)" in text and not re.search(r"\d", text) for text in unnamed)
