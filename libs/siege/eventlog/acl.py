@@ -99,6 +99,19 @@ def client_rules(client: str) -> list[str]:
             f"%R~{CONTRACT_KEY}", f"%R~{_WATCH}"]
 
 
+GATEWAY_CLIENT = "web-gateway"
+"""The client id the web gateway watches matches under (siegeworks.web)."""
+
+
+def gateway_rules() -> list[str]:
+    """The web gateway reads what the auditor reads (logs, whose pages show only what a
+    spectator sees; results; ratings) and the public lobby, and watches matches as a client:
+    its own commands stream and streams, and the matches' public streams."""
+    return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, "+exists",
+            "+zrange", "+lrange", *AUDITOR_KEYS, f"%W~{commands_key(GATEWAY_CLIENT)}",
+            f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}"]
+
+
 def auditor_rules() -> list[str]:
     return ["on", "resetkeys", "resetchannels", "-@all", "+xrange", "+xrevrange", "+xlen",
             "+zrange", "+hget", "+hmget", "+hgetall", "+exists", "+lrange", "+ping", "+hello",
@@ -107,13 +120,14 @@ def auditor_rules() -> list[str]:
 
 
 def _users() -> dict[str, list[str]]:
-    """The default user off, an operator, the four services, an auditor and an example client
-    ``alice``, with their rules."""
+    """The default user off, an operator, the four services, an auditor, the web gateway and an
+    example client ``alice``, with their rules."""
     return {
         "default": ["off", "resetkeys", "-@all"],
         "operator": ["on", "~*", "&*", "+@all"],
         **{f"siege-{s}": service_rules(s) for s in SERVICE_KEYS},
         "siege-auditor": auditor_rules(),
+        "siege-web": gateway_rules(),
         "client-alice": client_rules("alice"),
     }
 
@@ -134,7 +148,7 @@ def user_names() -> list[str]:
 
 ENV_FILES = {"operator": "operator", "siege-match": "match", "siege-rules": "rules",
              "siege-dice": "dice", "siege-scoring": "scoring", "siege-auditor": "auditor",
-             "client-alice": "client-alice"}
+             "siege-web": "web", "client-alice": "client-alice"}
 """The env file (``<name>.env``) each user's password goes into, beside the ACL file."""
 
 

@@ -145,10 +145,6 @@ def auth_problem(error: RedisError) -> str | None:
 DEFAULT_PLAYERS = 4
 
 
-END_REASONS = {"finished": "the game ended", "forfeit": "a clock ran out",
-               "resigned": "a seat resigned", "damaged": "damaged: it counts for nobody"}
-"""A match's end reason (MatchFinished.reason) in words, for the end screens."""
-
 
 def default_players(game: str, players: int | None) -> int:
     """The seat count asked for, else 4 brought within what the game allows (an unknown game

@@ -3,70 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-import msgspec
 import typer
-from redis.asyncio import Redis
 from rich.table import Table
 
-from siege.contracts.events import MatchCreated
-from siege.contracts.messages import MatchFinished
-from siege.eventlog.keys import RESULTS_HASH, log_key
-from siege.eventlog.log import RedisEventLog
-from siege.hosting.clock import SystemClock
-from siege.hosting.loader import CORE_CODEC
-from siege.tournament.standings import standings
-from siege.tournament.state import is_tournament
-from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, fail, out, print_json, run_async
-from siegeworks.match.lobby import read_listing
+from siegeworks.listing import MatchRow, TournamentRow, match_rows, tournament_rows
 from siegeworks.redis_target import open_log
-
-
-class MatchRow(msgspec.Struct, kw_only=True):
-    match_id: str
-    game: str
-    seats: int
-    state: str  # open, running, finished, forfeit, damaged
-    seat_names: list[str] = []
-    ranks: list[int] = []
-    open_seats: list[int] = []
-
-
-async def match_rows(redis: Redis, log: RedisEventLog) -> list[MatchRow]:
-    """Every match the store holds, with its state: open (waiting in the lobby), running (a
-    log without a result) or how it ended (the result's reason)."""
-    rows = [MatchRow(match_id=o.match_id, game=o.game, seats=o.seats, state="open",
-                     seat_names=list(o.seat_names), open_seats=list(o.open))
-            for o in await read_listing(redis)]
-    ids = [m for m in await log.match_ids() if not is_tournament(m)]
-    if not ids:
-        return rows
-    results = await redis.hmget(RESULTS_HASH, ids)
-    decoder = msgspec.msgpack.Decoder(MatchFinished)
-    running = [m for m, raw in zip(ids, results, strict=True) if raw is None]
-    async with redis.pipeline(transaction=False) as pipe:
-        for match_id in running:
-            pipe.xrange(log_key(match_id), count=1)
-        firsts = dict(zip(running, await pipe.execute(), strict=True))
-    for match_id, raw in zip(ids, results, strict=True):
-        if raw is not None:
-            done = decoder.decode(raw)
-            rows.append(MatchRow(match_id=match_id, game=done.game, seats=len(done.seat_names),
-                                 state=done.reason, seat_names=done.seat_names,
-                                 ranks=done.ranks))
-            continue
-        entries = firsts[match_id]
-        if not entries:
-            continue
-        created: Any = CORE_CODEC.decode(entries[0][1][b"e"]).event
-        if isinstance(created, MatchCreated):
-            rows.append(MatchRow(match_id=match_id, game=created.game, seats=created.players,
-                                 state="running", seat_names=list(created.seat_names)))
-    return sorted(rows, key=lambda r: r.match_id)
-
 
 STATES = {"open": {"open"}, "running": {"running"},
           "finished": {"finished", "forfeit", "damaged"}}
@@ -123,15 +68,6 @@ def _result(row: MatchRow) -> str:
     return "won by " + ", ".join(winners)
 
 
-class TournamentRow(msgspec.Struct, kw_only=True):
-    tournament_id: str
-    game: str
-    format: str
-    entrants: int
-    state: str  # registration, round N of M, finished
-    leader: str = ""
-
-
 @app.command()
 def tournaments(
     as_json: Annotated[bool, typer.Option("--json", help="A JSON list, one object per "
@@ -143,25 +79,7 @@ def tournaments(
     Example: siege tournaments"""
     async def read() -> list[TournamentRow]:
         async with open_log(redis_url) as (log, _where, _url):
-            store = TournamentStore(log, SystemClock())
-            rows = []
-            for tid in [m for m in await log.match_ids() if is_tournament(m)]:
-                state, _, _ = await store.load(tid)
-                if state.created is None:
-                    continue
-                created = state.created
-                table = standings(state.entrants, state.order,
-                                  two_player=created.table_size == 2,
-                                  withdrawn=frozenset(state.withdrawn))
-                where = ("finished" if state.finished else
-                         f"round {state.current_round}" if state.current_round else
-                         "registration")
-                rows.append(TournamentRow(tournament_id=tid, game=created.game,
-                                          format=created.format, entrants=len(state.entrants),
-                                          state=where,
-                                          leader=table[0].entrant if table and state.order
-                                          else ""))
-            return rows
+            return await tournament_rows(log)
 
     rows = run_async(read())
     if as_json:

@@ -17,7 +17,6 @@ from siege.engine.registry import game_names, get_engine
 from siege.hosting.clocks import MAX_TIMEOUT_MS
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
-    END_REASONS,
     ClientId,
     JsonLines,
     RedisUrl,
@@ -34,6 +33,7 @@ from siegeworks.cli.options import Decks, game_options
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import join_and_play
 from siegeworks.keys import read_keyring
+from siegeworks.listing import END_REASONS
 from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.remote_run import play_human_remote, play_remote
 from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human

@@ -34,7 +34,6 @@ from siege.tournament.state import TournamentState, entrant_for, is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.cli.app import app
 from siegeworks.cli.common import (
-    END_REASONS,
     ClientId,
     JsonLines,
     RedisUrl,
@@ -49,6 +48,7 @@ from siegeworks.cli.common import (
 )
 from siegeworks.clients.human import HumanSeat, Lines
 from siegeworks.clients.joiner import enter_and_play
+from siegeworks.listing import END_REASONS
 from siegeworks.redis_target import data_dir, open_log, redacted
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 from siegeworks.supervisor import ServiceProcesses

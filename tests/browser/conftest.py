@@ -1,0 +1,43 @@
+"""Pages in a real browser: Playwright driving the system's Chromium (Debian's ``chromium``,
+which ``make test`` installs where it runs as root), against ``siege web`` run as a user runs
+it. Where there is no Chromium the tests say so and are skipped, except in CI, where they
+must run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_support import SIEGE, chromium
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    found = playwright.chromium.launch(executable_path=chromium(), headless=True)
+    yield found
+    found.close()
+
+
+@pytest.fixture
+def web(redis_url: str, tmp_path: Path) -> Iterator[str]:
+    """``siege web`` on the test's Redis, on a free port: its base URL."""
+    env = {**os.environ, "SIEGE_HOME": str(tmp_path), "SIEGE_DATA_DIR": str(tmp_path)}
+    server = subprocess.Popen(SIEGE + ["web", "--port", "0", "--redis-url", redis_url],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    first = server.stdout.readline()
+    assert first.startswith("serving http://"), first + (server.stderr.read() if server.stderr
+                                                         else "")
+    yield first.split()[1].rstrip("/")
+    server.terminate()
+    server.wait(timeout=30)
