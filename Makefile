@@ -53,6 +53,7 @@ bench: install
 	$(BIN)/python tests/bench/pairing.py
 	$(BIN)/python tests/bench/durability.py
 	$(BIN)/python tests/bench/audit.py
+	$(BIN)/python tests/bench/web.py
 
 lint: install
 	$(BIN)/ruff check libs services tests

@@ -9,8 +9,8 @@ stream grows, a spectator's each time the match's public stream does.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,20 +25,19 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from siege.contracts.messages import MatchWatched
 from siege.engine.codecs import view_decoder
-from siege.eventlog.acl import GATEWAY_CLIENT
 from siege.eventlog.keys import RESULTS_HASH, log_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.hosting.replay import ReplayError
 from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
-from siegeworks.clients.watcher import WatchRefusedError, watch
 from siegeworks.listing import match_rows, tournament_rows
 from siegeworks.web import replaying, tournaments
+from siegeworks.web.feeds import Feeds
 
 HERE = Path(__file__).parent
+BOARDS_KEPT = 512
 STATES = {"open": {"open"}, "running": {"running"},
           "finished": {"finished", "forfeit", "resigned", "damaged"}}
 
@@ -59,6 +58,20 @@ class Gateway:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self.log = RedisEventLog(redis)
+        # Boards drawn, by (match, seq): a position never changes, and two hundred spectators
+        # of one match are told the same positions.
+        self._boards: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self.feeds = Feeds(redis)
+
+    def _board(self, match_id: str, seq: int, game: str, view: Any, names: list[str]) -> str:
+        key = (match_id, seq)
+        svg = self._boards.get(key)
+        if svg is None:
+            svg = replaying.board_svg(game, view, names, f"{match_id} after seq {seq}")
+            self._boards[key] = svg
+            if len(self._boards) > BOARDS_KEPT:
+                self._boards.popitem(last=False)
+        return svg
 
     # --- pages --------------------------------------------------------------------------------
 
@@ -94,8 +107,8 @@ class Gateway:
         if isinstance(found, Response):
             return found
         game, view, names, seq = found
-        svg = replaying.board_svg(game, view, names, f"{match_id} after seq {seq}")
-        return Response(svg, media_type="image/svg+xml")
+        return Response(self._board(match_id, seq, game, view, names),
+                        media_type="image/svg+xml")
 
     async def view(self, request: Request) -> Response:
         found = await self._view_at(request)
@@ -184,11 +197,10 @@ class Gateway:
 
     async def _watched(self, match_id: str) -> AsyncIterator[dict[str, str]]:
         """A match's public stream as it happens: each entry's lines, then its board."""
-        queue: asyncio.Queue[MatchWatched | str] = asyncio.Queue()
-        following = asyncio.create_task(self._follow(match_id, queue))
+        page = self.feeds.follow(match_id)
         try:
             while True:
-                item = await queue.get()
+                item = await page.get()
                 if isinstance(item, str):
                     yield {"event": "refused", "data": item}
                     return
@@ -196,8 +208,7 @@ class Gateway:
                 yield {"event": "said", "data": lines}
                 try:
                     view = view_decoder(item.game).decode(item.view)
-                    svg = replaying.board_svg(item.game, view, item.seat_names,
-                                              f"{match_id} at seq {item.seq}")
+                    svg = self._board(match_id, item.seq, item.game, view, item.seat_names)
                     yield {"event": "board", "data": svg.replace("\n", " ")}
                 except (msgspec.DecodeError, msgspec.ValidationError, KeyError):
                     pass  # a game this version cannot draw: the lines still tell the match
@@ -205,15 +216,7 @@ class Gateway:
                     yield {"event": "over", "data": str(item.seq)}
                     return
         finally:
-            following.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await following
-
-    async def _follow(self, match_id: str, queue: asyncio.Queue[MatchWatched | str]) -> None:
-        try:
-            await watch(self.redis, GATEWAY_CLIENT, match_id, queue.put_nowait)
-        except WatchRefusedError as error:
-            queue.put_nowait(str(error))
+            await self.feeds.leave(match_id, page)
 
 
 def make_app(redis_url: str) -> Starlette:
