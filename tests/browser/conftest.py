@@ -15,13 +15,15 @@ from browser_support import SIEGE, chromium
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop running on the main
+# thread while it is open, and every other test's asyncio.run would then refuse to start.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     found = playwright.chromium.launch(executable_path=chromium(), headless=True)
     yield found

@@ -150,6 +150,15 @@ def test_a_spectator_follows_a_persons_match_and_sees_no_secret(
         assert lines[seq] == text  # public words: the replay's, told to nobody in particular
     html = page.content()
     assert "(you)" not in html, re.findall(r".{80}\(you\).{40}", html)[:3]
+    # The last board shown is the spectator's view of the final position, as the replay
+    # viewer draws it (view(state, SPECTATOR): tested field by field against every seat's).
+    over = re.search(r"seq (\d+)", page.inner_text("#status"))
+    assert over is not None
+    shown = page.evaluate("decodeURIComponent(document.getElementById('board').src"
+                          ".split(',', 2)[1])")
+    drawn = page.evaluate("async (u) => (await fetch(u)).text()",
+                          f"/matches/{match_id.group(1)}/board.svg?seq={over.group(1)}")
+    assert shown.split() == drawn.split()
     sealed = [text for text in told.values() if "cannonball count" in text]
     assert sealed and all("(sealed)" in text for text in sealed)
     page.close()
@@ -180,3 +189,21 @@ def test_what_is_not_there_gets_a_clear_answer(web: str, redis_url: str, tmp_pat
     assert status == 200 and match_id in body
     status, body = get("/matches?game=castellum")
     assert status == 200 and match_id not in body
+
+
+def test_an_elimination_is_drawn_as_a_bracket(browser: Browser, web: str, redis_url: str,
+                                              tmp_path: Path) -> None:
+    done = siege(["tournament", "--format", "elimination", "--entrants", "9", "--table-size",
+                  "3", "--rounds", "2", "--advance", "1", "--seed", "3"], redis_url, tmp_path)
+    tid = done.stdout.splitlines()[0].split()[1]
+    page = browser.new_page()
+    page.goto(f"{web}/tournaments/{tid}")
+    expect(page.locator("h2", has_text="Bracket")).to_have_count(1)
+    expect(page.locator(".bracket section.round")).to_have_count(2)
+    # Round 1's winners, and only they, are the final's table.
+    winners = sorted(page.locator("section.round[data-round='1'] .advanced").all_inner_texts())
+    final = page.locator("section.round[data-round='2'] li").first.inner_text()
+    assert len(winners) == 3
+    assert all(name.split(" (")[0] in final for name in winners)
+    page.close()
+    screenshots(browser, f"{web}/tournaments/{tid}", "bracket")

@@ -18,7 +18,11 @@ def services(redis_url: str, redis_client: redis.asyncio.Redis, tmp_path: Path,
     """Match, rules, dice and scoring on the test's Redis; each must exit cleanly at the end."""
     procs = ServiceProcesses(redis_url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"})
     procs.start_all()
-    run(procs.wait_healthy(redis_client))
+    try:
+        run(procs.wait_healthy(redis_client))
+    except BaseException:
+        procs.stop_all()  # never left running for the tests after this one
+        raise
     yield procs
     codes = procs.stop_all()
     assert all(code == 0 for service, code in codes.items() if service in procs.procs)

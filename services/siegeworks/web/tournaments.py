@@ -26,6 +26,7 @@ class Table(msgspec.Struct, frozen=True):
     seats: list[str]
     ranks: list[int]  # empty while it is played
     result: str  # how it ended, in words, or "playing"
+    advanced: list[bool] = []  # elimination: which seats are in the next round
 
 
 class Round(msgspec.Struct, frozen=True):
@@ -64,6 +65,10 @@ async def shown(redis: Redis, state: TournamentState) -> Shown:
     change = change_by_entrant(await tournament_changes(redis, state))
     rounds = []
     for number, paired in sorted(state.rounds.items()):
+        later = state.rounds.get(number + 1)
+        # An elimination's bracket: who of each table plays the next round.
+        going_on = ({e for table in later.tables for e in table} | set(later.byes)
+                    if later is not None and created.format == "elimination" else set())
         tables = []
         for index, seats in enumerate(paired.tables):
             match_id = match_id_for(created.tournament_id, number, index)
@@ -73,7 +78,8 @@ async def shown(redis: Redis, state: TournamentState) -> Shown:
             else:
                 tables.append(Table(recorded.match_id, list(recorded.entrants),
                                     list(recorded.ranks),
-                                    END_REASONS.get(recorded.reason, recorded.reason)))
+                                    END_REASONS.get(recorded.reason, recorded.reason),
+                                    [e in going_on for e in recorded.entrants]))
         rounds.append(Round(number, tables, list(paired.byes)))
     return Shown(tournament_id=created.tournament_id, game=created.game, format=created.format,
                  finished=state.finished, current_round=state.current_round,
