@@ -4,20 +4,27 @@ runs, and a spectator follows a person's match in public words only."""
 
 from __future__ import annotations
 
+import asyncio
+import html as html_lib
 import json
 import os
 import re
 import sys
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pexpect
 import pytest
 from browser_support import SIEGE, screenshots, siege
 from playwright.sync_api import Browser, expect
+from redis.asyncio import Redis
 
 from siege.engine.registry import game_names, get_engine
+from siege.eventlog.log import RedisEventLog
+from siege.hosting.replay import fold_to
+from siegeworks.web import replaying
 
 pytestmark = pytest.mark.e2e
 
@@ -207,3 +214,79 @@ def test_an_elimination_is_drawn_as_a_bracket(browser: Browser, web: str, redis_
     assert all(name.split(" (")[0] in final for name in winners)
     page.close()
     screenshots(browser, f"{web}/tournaments/{tid}", "bracket")
+
+
+CAPTURE_BOARDS = """
+window.boards = [];
+const listen = EventSource.prototype.addEventListener;
+EventSource.prototype.addEventListener = function (kind, handler, options) {
+  if (kind === "board") {
+    const inner = handler;
+    handler = (e) => { window.boards.push(e.data); inner(e); };
+  }
+  return listen.call(this, kind, handler, options);
+};
+"""
+
+
+def svg_text(svg: str) -> str:
+    """The words an SVG board shows (Rich writes one text element per styled run)."""
+    runs = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    return html_lib.unescape("".join(runs)).replace("\xa0", " ")
+
+
+def test_a_spectator_of_a_game_with_hands_never_sees_one(
+        browser: Browser, web: str, redis_url: str, tmp_path: Path) -> None:
+    """Sally Forth: every board the spectator page drew, checked against the seats' views at
+    its position: neither seat's hand, as that seat's own board draws it, is on the page."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(REDIS_URL=redis_url, SIEGE_HOME=str(tmp_path), SIEGE_DATA_DIR=str(tmp_path))
+    person = pexpect.spawn(sys.executable, [*SIEGE[1:], "play", "--game", "mission", "--players",
+                                            "2", "--seed", "5"],
+                           env=env, cwd=str(tmp_path), timeout=120, encoding="utf-8",
+                           dimensions=(50, 300))
+    choice = re.compile(r"your choice \(1-\d+, \? for help\): ")
+    person.expect(choice)
+    found = re.search(r"--- (\S+): seat 0", person.before)
+    assert found is not None
+    match_id = found.group(1)
+    page = browser.new_page()
+    page.add_init_script(CAPTURE_BOARDS)
+    page.goto(f"{web}/matches/{match_id}/watch")
+    page.wait_for_function("window.boards.length > 0", timeout=30_000)
+    person.sendline("1")
+    while person.expect([choice, "final table"], timeout=120) == 0:
+        person.sendline("1")
+    person.expect(pexpect.EOF)
+    person.close()
+    expect(page.locator("#status")).to_contain_text("the match is over", timeout=60_000)
+    boards = page.evaluate("window.boards")
+    page.close()
+    # In a thread of its own: Playwright's sync API holds this thread's event loop.
+    with ThreadPoolExecutor(1) as pool:
+        entries = pool.submit(asyncio.run, _read_log(redis_url, match_id)).result()
+    engine = get_engine("mission")
+    checked = 0
+    for svg in boards:
+        shown = " ".join(svg_text(svg).split())
+        at = re.search(r"after seq (\d+)", shown)  # the board's title
+        assert at is not None, shown[:200]
+        ms, _ = fold_to(entries, int(at.group(1)))
+        for seat in range(2):
+            # The seat's hand as its own board draws it: never on the spectator's page.
+            own = " ".join(svg_text(replaying.board_svg(
+                "mission", engine.view(ms.game, seat), ["x", "y"], "seat")).split())
+            hand = re.search(r"Your hand \((\d+)\): (.+)$", own)  # the board's last part
+            assert hand is not None, own
+            if int(hand.group(1)):
+                assert hand.group(2) not in shown, (seat, at.group(1))
+                checked += 1
+    assert len(boards) > 5 and checked > 10
+
+
+async def _read_log(redis_url: str, match_id: str) -> list:
+    client = Redis.from_url(redis_url)
+    try:
+        return list(await RedisEventLog(client).read(match_id))
+    finally:
+        await client.aclose()
