@@ -20,6 +20,11 @@ from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.match.lobby import read_listing
 
+STATES = {"open": {"open"}, "running": {"running"},
+          "finished": {"finished", "forfeit", "resigned", "damaged"}}
+"""What each state a list is asked for takes in (``MatchRow.state``: open, running, or the end's
+reason)."""
+
 TAIL = 4  # a finished log ends with its end, then at most the seed revealed and the seal
 
 END_REASONS = {"finished": "the game ended", "forfeit": "a clock ran out",

@@ -26,6 +26,25 @@ EventText = Callable[[Any, Names, "int | None"], str]
 seat's view (or, for a spectator, every seat's view) hides."""
 
 
+def seat_name(names: Names, seat: int) -> str:
+    """A seat by its name, or "seat N" where no name is given for it."""
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def who(names: Names, seat: int, told: int | None) -> str:
+    """A seat as told to ``told``: "you" for itself, else its name."""
+    return "you" if told is not None and told == seat else seat_name(names, seat)
+
+
+def whose(names: Names, seat: int, told: int | None) -> str:
+    return "your" if told is not None and told == seat else f"{seat_name(names, seat)}'s"
+
+
+def sentence(text: str) -> str:
+    """Capitalises a line that opens with "you"/"your" (names are kept as given)."""
+    return text[0].upper() + text[1:] if text.startswith(("you ", "your ")) else text
+
+
 @dataclass(frozen=True)
 class Presentation:
     title: str

@@ -10,11 +10,8 @@ from rich.table import Table
 
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, fail, out, print_json, run_async
-from siegeworks.listing import MatchRow, TournamentRow, match_rows, tournament_rows
+from siegeworks.listing import STATES, MatchRow, TournamentRow, match_rows, tournament_rows
 from siegeworks.redis_target import open_log
-
-STATES = {"open": {"open"}, "running": {"running"},
-          "finished": {"finished", "forfeit", "damaged"}}
 
 
 @app.command()

@@ -17,9 +17,9 @@ from redis.asyncio import Redis
 
 from siege.contracts.messages import MatchWatched, Said, WatchMatch, bus_decoder
 from siege.eventlog.keys import commands_key, watch_key
+from siegeworks.clients.watcher import RENEW_S
 from siegeworks.transport.redis_bus import RedisBus
 
-RENEW_S = 20.0  # the services keep a watch 60 s (siegeworks.rules.watching.WATCH_LEASE_MS)
 FIRST_WAIT_MS = 2000  # how long the first recap waits for the services' snapshot
 
 

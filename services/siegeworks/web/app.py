@@ -32,14 +32,12 @@ from siege.hosting.clock import SystemClock
 from siege.hosting.replay import ReplayError
 from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
-from siegeworks.listing import match_rows, tournament_rows
+from siegeworks.listing import STATES, match_rows, tournament_rows
 from siegeworks.web import replaying, tournaments
 from siegeworks.web.feeds import Feeds
 
 HERE = Path(__file__).parent
 BOARDS_KEPT = 512
-STATES = {"open": {"open"}, "running": {"running"},
-          "finished": {"finished", "forfeit", "resigned", "damaged"}}
 
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                          autoescape=select_autoescape(["html"]))

@@ -16,6 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from siege.engine.presentation import Names, Presentation
+from siege.engine.presentation import sentence as _line
+from siege.engine.presentation import who as _who
+from siege.engine.presentation import whose as _whose
 from siege.games.castellum import actions as a
 from siege.games.castellum import events as e
 from siege.games.castellum.presentation_board import (
@@ -98,13 +101,8 @@ def _side_for(players: int, chooser: int, chosen: int, seat: int) -> int:
     return (chosen + offsets[(seat - chooser) % players]) % CONST["reward_sides"]
 
 
-def _who(names: Names, seat: int, told: int | None) -> str:
-    """A seat as told to ``told``: "you" for itself, else its name."""
-    return "you" if told is not None and told == seat else seat_name(names, seat)
 
 
-def _whose(names: Names, seat: int, told: int | None) -> str:
-    return "your" if told is not None and told == seat else f"{seat_name(names, seat)}'s"
 
 
 def _own(seat: int, told: int | None) -> str:
@@ -112,9 +110,6 @@ def _own(seat: int, told: int | None) -> str:
     return "your" if told is not None and told == seat else "their"
 
 
-def _line(text: str) -> str:
-    """Capitalises a line that opens with "you"/"your" (names are kept as given)."""
-    return text[0].upper() + text[1:] if text.startswith(("you ", "your ")) else text
 
 
 def _me(view: CastellumView) -> int | None:

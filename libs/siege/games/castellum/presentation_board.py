@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from siege.engine.presentation import Names
+from siege.engine.presentation import Names, seat_name
 from siege.games.castellum.reference import reference
 from siege.games.castellum.views import CastellumView, EffectView
 
@@ -64,8 +64,6 @@ _CHANCES = {
 # --- names ------------------------------------------------------------------------------------
 
 
-def seat_name(names: Names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def line_card(card: int) -> str:

@@ -19,6 +19,9 @@ from typing import Any
 
 from siege.contracts.events import MatchCreated
 from siege.engine.presentation import Names, Presentation
+from siege.engine.presentation import sentence as _line
+from siege.engine.presentation import who as _who
+from siege.engine.presentation import whose as _whose
 from siege.games.castle_assault import actions as a
 from siege.games.castle_assault import events as e
 from siege.games.castle_assault.board import CASTLE_ROW, ROWS, forward
@@ -51,22 +54,14 @@ _TARGETS: dict[str, str] = {fx["code"]: fx["play_command"] for fx in reference()
 # --- words ------------------------------------------------------------------------------------
 
 
-def _who(names: Names, seat: int, told: int | None) -> str:
-    """A seat as told to ``told``: "you" for itself, else its name."""
-    return "you" if told is not None and told == seat else seat_name(names, seat)
 
 
-def _whose(names: Names, seat: int, told: int | None) -> str:
-    return "your" if told is not None and told == seat else f"{seat_name(names, seat)}'s"
 
 
 def _their(seat: int, told: int | None) -> str:
     return "your" if told is not None and told == seat else "their"
 
 
-def _line(text: str) -> str:
-    """Capitalises a line that opens with "you"/"your" (names are kept as given)."""
-    return text[0].upper() + text[1:] if text.startswith(("you ", "your ")) else text
 
 
 Decks = list[list[int]] | None

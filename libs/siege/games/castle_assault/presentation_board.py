@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from rich.console import Group
 from rich.text import Text
 
-from siege.engine.presentation import Names
+from siege.engine.presentation import Names, seat_name
 from siege.games.castle_assault.board import CASTLE_ROW, LANE_NAMES, LANES, ROWS
 from siege.games.castle_assault.cards import CARDS, WARBAND_NAMES, Card
 from siege.games.castle_assault.heroes import HEROES, Hero
@@ -105,8 +105,6 @@ def clause(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def seat_name(names: Names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def hero_of(view: CastleAssaultView, seat: int) -> Hero | None:

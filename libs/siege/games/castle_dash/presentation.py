@@ -17,6 +17,10 @@ from rich.table import Table
 from rich.text import Text
 
 from siege.engine.presentation import Names, Presentation
+from siege.engine.presentation import seat_name as _seat
+from siege.engine.presentation import sentence as _line
+from siege.engine.presentation import who as _who
+from siege.engine.presentation import whose as _whose
 from siege.games.castle_dash import actions as a
 from siege.games.castle_dash import events as e
 from siege.games.castle_dash.reference import reference
@@ -77,22 +81,12 @@ def _effect(card: int) -> str:
     return text[:1].lower() + text[1:]
 
 
-def _seat(names: Names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _who(names: Names, seat: int, told: int | None) -> str:
-    """A seat as told to ``told``: "you" for itself, else its name."""
-    return "you" if told is not None and told == seat else _seat(names, seat)
 
 
-def _whose(names: Names, seat: int, told: int | None) -> str:
-    return "your" if told is not None and told == seat else f"{_seat(names, seat)}'s"
 
 
-def _line(text: str) -> str:
-    """Capitalises a line that opens with "you"/"your" (names are kept as given)."""
-    return text[0].upper() + text[1:] if text.startswith(("you ", "your ")) else text
 
 
 def _soldiers(count: int) -> str:

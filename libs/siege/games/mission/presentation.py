@@ -18,6 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from siege.engine.presentation import Names, Presentation
+from siege.engine.presentation import seat_name as _seat
+from siege.engine.presentation import who as _who
 from siege.games.mission import actions as a
 from siege.games.mission import events as e
 from siege.games.mission.reference import reference
@@ -69,13 +71,8 @@ def _mission(mission: int) -> str:
     return str(_MISSIONS[mission]["name"]) if 0 <= mission < len(_MISSIONS) else "no mission"
 
 
-def _seat(names: Names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
-def _who(names: Names, seat: int, told: int | None) -> str:
-    """The acting seat as told to ``told``: "you" for itself, else its name."""
-    return "you" if told == seat else _seat(names, seat)
 
 
 def _line(text: str) -> str:

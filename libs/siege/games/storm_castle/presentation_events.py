@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from siege.engine.presentation import Names
+from siege.engine.presentation import who as who_is
 from siege.games.storm_castle import events as e
 from siege.games.storm_castle.presentation_names import (
     CONST,
@@ -32,7 +33,6 @@ from siege.games.storm_castle.presentation_words import (
     outcome_words,
     the_army,
     their_for,
-    who_is,
     with_article,
 )
 

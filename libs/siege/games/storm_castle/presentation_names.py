@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from siege.engine.presentation import Names
+from siege.engine.presentation import Names, seat_name
 from siege.games.storm_castle.reference import reference
 from siege.games.storm_castle.views import StormUnitView, StormView
 
@@ -70,8 +70,6 @@ SUMMONING = {
 # --- names ------------------------------------------------------------------------------------
 
 
-def seat_name(names: Names, seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -13,7 +13,6 @@ from siege.games.storm_castle.presentation_names import (
     REF,
     army_name,
     plural,
-    seat_name,
     space_name,
     unit_words,
 )
@@ -30,9 +29,6 @@ ORDINALS = ("first", "second", "third", "fourth")
 # --- words ------------------------------------------------------------------------------------
 
 
-def who_is(names: Names, seat: int, told: int | None) -> str:
-    """A seat as told to ``told``: "you" for itself, else its name."""
-    return "you" if told is not None and told == seat else seat_name(names, seat)
 
 
 def as_line(text: str) -> str:
