@@ -13,6 +13,7 @@ from siege.eventlog.log import EventLog
 from siege.hosting.clock import Clock
 from siege.hosting.clocks import DEFAULT_TIMEOUT_MS
 from siege.hosting.loader import MatchLoader
+from siege.hosting.seats import TokenChecker
 from siegeworks.bus import Bus
 from siegeworks.headroom import Headroom
 from siegeworks.match.lobby import LobbyStore, MemoryLobbies
@@ -46,6 +47,14 @@ class ServiceContext:
     signing_key: Callable[[], Ed25519PrivateKey] | None = None
     # The rules service's watched matches: match id -> siegeworks.rules.watching.Watch.
     watchers: dict[str, Any] = field(default_factory=dict)
+    _tokens: TokenChecker | None = None
+
+    @property
+    def tokens(self) -> TokenChecker:
+        """Checks seat tokens under ``seat_secret`` (a new checker if the secret was changed)."""
+        if self._tokens is None or self._tokens.secret != self.seat_secret:
+            self._tokens = TokenChecker(self.seat_secret)
+        return self._tokens
 
     @classmethod
     def create(cls, name: str, log: EventLog, bus: Bus, clock: Clock) -> ServiceContext:

@@ -15,6 +15,7 @@ import signal
 import socket
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -105,9 +106,36 @@ def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ingress.ClientsChan
     if b"c" in fields and b"m" not in fields:
         return ingress.ClientsChanged(fields[b"c"].decode(errors="replace"))
     if b"m" in fields and b"f" in fields:
-        return LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
+        note = LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
                            last=int(fields[b"l"]))
+        if b"e" in fields and b"h" in fields and note.first == note.last:
+            return CarriedPointer(note, fields[b"e"], fields[b"h"])
+        return note
     return decode_message(fields)
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedPointer:
+    """A pointer with a copy of the one entry it points at (append.lua adds it for a single
+    small event): the handler first offers the copy to the loader, which folds it instead of
+    reading the log when its cache ends right before it."""
+
+    note: LogAppended
+    stored: bytes
+    digest: bytes
+
+    @property
+    def match_id(self) -> str:
+        return self.note.match_id
+
+
+def trusted_copy(sender: str | None, message: Any) -> tuple[CarriedPointer | None, Any]:
+    """The copy a pointer carries when it may be folded, and the message to route. Only the
+    append script writes copies, on the shard buses: the same fields on a client's own stream
+    (``sender`` is not None) are that client's words, never a log entry."""
+    if not isinstance(message, CarriedPointer):
+        return None, message
+    return (message if sender is None else None), message.note
 
 
 Route = Callable[[Message], Awaitable[None]]
@@ -295,6 +323,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                 await follow(await ingress.registered_streams(redis))
             return
         sender = client_of_commands_key(stream)
+        copy, message = trusted_copy(sender, message)
         if sender is not None:
             if service == "rules" and not isinstance(message, RULES_COMMANDS):
                 return  # the match service's (a pointer written there is nobody's)
@@ -311,6 +340,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         users[0] += 1
         try:
             async with lock:
+                if copy is not None:
+                    ctx.loader.offer(copy.match_id, copy.note.first, copy.stored, copy.digest)
                 await route(message)
         finally:
             users[0] -= 1

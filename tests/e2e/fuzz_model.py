@@ -37,7 +37,7 @@ from siege.hosting.lobby import OPEN, Refusal, seat_holders
 from siege.hosting.match_state import MatchState
 from siege.hosting.seats import seat_token
 from siegeworks import quotas
-from siegeworks.serve import decode_entry
+from siegeworks.serve import decode_entry, trusted_copy
 
 Fields = dict[bytes, bytes]
 
@@ -211,7 +211,7 @@ class Model:
             shot.dead = True
             shot.outcome = self.unreadable(fields, sender)
             return shot
-        shot.outcome = self.attributed(message, sender)
+        shot.outcome = self.attributed(trusted_copy(sender, message)[1], sender)
         return shot
 
     def unreadable(self, fields: Fields, sender: str) -> Rejected | Refused:

@@ -292,7 +292,9 @@ class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):
 
     Between the services only: no client receives it. On Redis the pointer is not this
     message but plain fields ``m`` (match id), ``f`` and ``l`` on the shard's bus streams
-    ``{s<shard>}:bus:<audience>``."""
+    ``{s<shard>}:bus:<audience>``; the pointer of a one-event append also carries that entry's
+    fields ``e`` and ``h`` as the log holds them, so a reader one entry behind need not read
+    the log."""
 
     match_id: Annotated[str, Meta(description="The match whose log grew.")]
     first: Annotated[int, Meta(description="The seq of the first new entry.")]

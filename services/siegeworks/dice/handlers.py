@@ -53,7 +53,9 @@ async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppend
         # log's head too (a cache ahead of a log that went back finds nothing for ever).
         ms = await ctx.loader.load(note.match_id, verify=attempt > 0)
         seed = await vault.seed_for(ctx, ms)
-        signer = ctx.signing_key() if ctx.signing_key is not None else None
+        # The key (a file's stat) only for an end: every chance answer came here before.
+        signer = (ctx.signing_key() if ctx.signing_key is not None and ms.ended is not None
+                  else None)
         event = owed_by_dice(ms, seed)
         if event is None and signer is not None:
             event = seal_owed(ms, signer)  # a log revealed before it could be sealed

@@ -35,7 +35,6 @@ from siege.hosting.rules import (
     expected_follow_up,
     repeat_of,
 )
-from siege.hosting.seats import check_token
 from siegeworks.bus import LOG, reply_topic
 from siegeworks.context import ServiceContext
 from siegeworks.rules import watching
@@ -49,7 +48,7 @@ def check_command(ctx: ServiceContext, cmd: SubmitAction) -> Rejection | None:
     from its client; see docs/decisions/0005-the-hot-path.md)."""
     if len(cmd.action) > MAX_ACTION_BYTES:
         return Rejection(RejectionCode.MALFORMED, f"action over {MAX_ACTION_BYTES} bytes")
-    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
+    if not ctx.tokens.check(cmd.match_id, cmd.seat, cmd.token):
         return Rejection(RejectionCode.BAD_TOKEN, "no valid token for this seat of this match")
     return None
 
@@ -67,7 +66,7 @@ async def on_command(ctx: ServiceContext, message: Message) -> None:
 
 async def on_resign(ctx: ServiceContext, cmd: ResignMatch) -> None:
     """A seat gives up: SeatResigned and the end it calls for, in one append."""
-    if not check_token(ctx.seat_secret, cmd.match_id, cmd.seat, cmd.token):
+    if not ctx.tokens.check(cmd.match_id, cmd.seat, cmd.token):
         await reject(ctx, cmd, Rejection(RejectionCode.BAD_TOKEN,
                                          "no valid token for this seat of this match"))
         return
@@ -172,8 +171,10 @@ async def prompt_seats(ctx: ServiceContext, ms: MatchState) -> None:
     await watching.tell(ctx, ms)
     engine = ms.engine
     if engine is None or ms.ended is not None:
-        for seat in range(ms.created.players if ms.created else 0):
+        seats = ms.created.players if ms.created else 0
+        for seat in range(seats):
             ctx.prompted.pop((ms.match_id, seat), None)
+        ctx.tokens.forget(ms.match_id, seats)
         return
     pending = engine.pending(ms.game)
     holders = ms.created.clients if ms.created else []

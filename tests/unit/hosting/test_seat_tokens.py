@@ -22,7 +22,7 @@ from siege.eventlog.keys import inbox_key, view_key
 from siege.eventlog.log import MemoryEventLog
 from siege.hosting.clock import FixedClock
 from siege.hosting.match_state import codec_for
-from siege.hosting.seats import check_token, seat_token
+from siege.hosting.seats import TokenChecker, check_token, seat_token
 from siegeworks import bus as topics
 from siegeworks.wiring import wire_in_process
 
@@ -106,3 +106,29 @@ def test_a_token_of_any_text_is_simply_wrong() -> None:
     assert check_token(b"k", "m", 0, good)
     for token in ("t\u00e9", "\ud800", "", good.upper(), good + "0"):
         assert not check_token(b"k", "m", 0, token)
+
+
+def test_the_checker_remembers_only_tokens_it_was_shown() -> None:
+    checker = TokenChecker(b"k")
+    good = seat_token(b"k", "m", 0)
+    for _ in range(1000):  # a flood of forged tokens for seats nobody has proven
+        assert not checker.check("m", 0, "forged")
+        assert not checker.check("other", 1, good)
+    assert not checker._known
+    assert checker.check("m", 0, good)
+    assert checker._known == {("m", 0): good.encode()}
+    # Remembered, the seat's token still refuses every other text, and other seats stay apart.
+    for token in ("t\u00e9", "\ud800", "", good.upper(), good + "0", "forged"):
+        assert not checker.check("m", 0, token)
+    assert not checker.check("m", 1, good)
+    assert checker.check("m", 0, good)
+    checker.forget("m", 2)
+    assert not checker._known and checker.check("m", 0, good)
+
+
+def test_the_checker_memory_is_bounded() -> None:
+    checker = TokenChecker(b"k")
+    checker.LIMIT = 10
+    for i in range(25):
+        assert checker.check(f"m{i}", 0, seat_token(b"k", f"m{i}", 0))
+        assert len(checker._known) <= 10
