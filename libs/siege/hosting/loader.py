@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import msgspec
+
 from siege.contracts.envelope import EventCodec, seal
 from siege.contracts.events import Event
 from siege.eventlog.keys import NO_POINTER
@@ -69,7 +71,10 @@ class MatchLoader:
         ms = self._cache.get(match_id)
         if ms is None or ms.head_seq != seq - 1:
             return False
-        envelope = (ms.codec or CORE_CODEC).decode(stored)
+        try:
+            envelope = (ms.codec or CORE_CODEC).decode(stored)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False  # not a match's entry (a tournament's): the log is read as ever
         if envelope.seq != seq or envelope.prev != ms.head_hash or envelope.match_id != match_id:
             return False
         fold(ms, seq, digest, envelope.event)

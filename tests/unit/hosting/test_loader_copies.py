@@ -91,3 +91,23 @@ def test_a_copy_on_a_client_stream_is_never_trusted() -> None:
     assert copy is carried and message == carried.note
     several = decode_entry({b"m": b"m", b"f": b"2", b"l": b"3", b"e": b"x", b"h": bytes(32)})
     assert isinstance(several, LogAppended)  # a copy is of exactly one entry
+
+
+def test_a_copy_the_cache_cannot_decode_is_ignored() -> None:
+    """A tournament's entry (events no match codec knows) offered to a loader that has the
+    tournament's id cached: ignored, never an error (the pointer's handler would fail, and the
+    tournament stall, for a read it could simply make)."""
+    from siege.contracts.envelope import EventCodec, seal
+    from siege.tournament.events import EntrantRegistered
+
+    async def scenario() -> None:
+        loader = MatchLoader(MemoryEventLog(), FixedClock(5))
+        ms = await loader.load("t-cup")
+        assert ms.head_seq == 0
+        codec = EventCodec([EntrantRegistered])
+        event = EntrantRegistered(entrant="alice", bot="random")
+        (seq, stored, digest), = seal(codec, "t-cup", 0, ms.head_hash, [event], 5)
+        assert not loader.offer("t-cup", seq, stored, digest)
+        assert ms.head_seq == 0
+
+    asyncio.run(scenario())
