@@ -103,8 +103,12 @@ class KeyFile:
 async def publish(redis: Redis, private: Ed25519PrivateKey, now_ms: int) -> KeyRecord:
     """Publishes the public half of ``private`` (kept as it is when published already)."""
     record = record_of(private, now_ms)
-    await redis.hsetnx(KEYS_HASH, record.key, keyring_encoder.encode(record))
+    await publish_record(redis, record)
     return record
+
+
+async def publish_record(redis: Redis, record: KeyRecord) -> None:
+    await redis.hsetnx(KEYS_HASH, record.key, keyring_encoder.encode(record))
 
 
 async def read_keyring(redis: Redis) -> Keyring:

@@ -18,11 +18,12 @@ from siege.contracts.messages import (
 )
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import inbox_key, view_key, watch_key
-from siege.eventlog.log import EventLog
+from siege.eventlog.log import EventLog, RedisEventLog
 from siege.hosting.audit import AuditReport, audit
 from siege.hosting.clock import Clock, FixedClock, SystemClock
 from siege.hosting.signing import Keyring
 from siegeworks import bus as topics
+from siegeworks import keys
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats, seat_bots
 from siegeworks.clients.recap import Recap
 from siegeworks.wiring import Wired, wire_in_process
@@ -76,6 +77,9 @@ async def play_matches(
 ) -> RunResult:
     master = cfg.master_seed()
     wired = wire_in_process(log, cfg.clock(), master)
+    if isinstance(log, RedisEventLog):  # the seals of logs kept in a store verify later too
+        for record in wired.keyring.values():
+            await keys.publish_record(log.redis, record)
     bot_seed = bot_seed_for(master) if master else new_seed()
 
     clients: dict[str, list[BotSeat | None]] = {}

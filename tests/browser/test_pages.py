@@ -87,6 +87,12 @@ def test_the_replay_viewer_steps_a_match_to_what_siege_replay_shows(
     final = page.evaluate("async (u) => (await fetch(u)).json()",
                           f"/matches/{match_id}/view.json?seq={end}")
     assert same_text(final["board"], board), (final["board"], board)
+    # The page re-checked the log by itself: the chain, every draw, the seal.
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_attribute("data-state", "good", timeout=30_000)
+    assert verdict.get_attribute("data-chain") == "verified"
+    assert verdict.get_attribute("data-dice") == "verified"
+    assert verdict.get_attribute("data-seal") == "verified", verdict.inner_text()
     # A link to a position opens at that position.
     page.goto(f"{web}/matches/{match_id}#seq={second}")
     expect(page.locator("#seq")).to_have_value(str(second))

