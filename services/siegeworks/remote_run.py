@@ -305,8 +305,8 @@ async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> Ru
                      seat_names=["you" if not n else f"{n}-{s}" for s, n in enumerate(bots)],
                      bots=bots)
     master = cfg.master_seed()
-    human = OutsideClient(redis, person, make_player=lambda bus, game, seat: HumanSeat(
-        bus, person, game, seat))
+    human = OutsideClient(redis, person, make_player=lambda bus, grant: HumanSeat(
+        bus, person, grant.game, grant.seat))
     # No stall limit: a person may think as long as the decision clock allows.
     played, _ = await asyncio.gather(
         play_specs([spec], redis, bot_seed_for(master) if master else new_seed(),

@@ -38,6 +38,18 @@ def siege(args: list[str], redis_url: str, home: Path,
     return done
 
 
+def start_web(redis_url: str, home: Path) -> tuple[subprocess.Popen[str], str]:
+    """``siege web`` on ``redis_url``, on a free port: the process and its base URL."""
+    env = {**os.environ, "SIEGE_HOME": str(home), "SIEGE_DATA_DIR": str(home)}
+    server = subprocess.Popen(SIEGE + ["web", "--port", "0", "--redis-url", redis_url],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    first = server.stdout.readline()
+    assert first.startswith("serving http://"), first + (server.stderr.read() if server.stderr
+                                                         else "")
+    return server, first.split()[1].rstrip("/")
+
+
 def screenshots(browser: Browser, url: str, name: str) -> None:
     """The page at ``url`` at desktop and phone widths, saved as test artifacts."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

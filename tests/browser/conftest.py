@@ -5,13 +5,11 @@ must run."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import SIEGE, chromium
+from browser_support import chromium, start_web
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 
@@ -33,13 +31,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 @pytest.fixture
 def web(redis_url: str, tmp_path: Path) -> Iterator[str]:
     """``siege web`` on the test's Redis, on a free port: its base URL."""
-    env = {**os.environ, "SIEGE_HOME": str(tmp_path), "SIEGE_DATA_DIR": str(tmp_path)}
-    server = subprocess.Popen(SIEGE + ["web", "--port", "0", "--redis-url", redis_url],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert server.stdout is not None
-    first = server.stdout.readline()
-    assert first.startswith("serving http://"), first + (server.stderr.read() if server.stderr
-                                                         else "")
-    yield first.split()[1].rstrip("/")
+    server, url = start_web(redis_url, tmp_path)
+    yield url
     server.terminate()
     server.wait(timeout=30)

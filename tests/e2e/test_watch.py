@@ -12,7 +12,13 @@ import msgspec
 import pytest
 import redis.asyncio
 
-from siege.contracts.messages import JoinMatch, MatchFinished, MatchWatched, SeatPrompted
+from siege.contracts.messages import (
+    JoinMatch,
+    MatchFinished,
+    MatchWatched,
+    SeatGranted,
+    SeatPrompted,
+)
 from siege.engine.protocol import SPECTATOR
 from siege.engine.registry import presentation
 from siege.eventlog.keys import watch_key
@@ -56,8 +62,9 @@ def test_a_spectator_follows_every_move_of_a_match_to_its_end(
             """Gold's bot, which first lets a spectator in: the match exists once Gold has
             joined, and stands still at Gold's first decision until the snapshot is in."""
 
-            def __init__(self, bus: RedisBus, game: str, seat: int) -> None:
-                self.bot = make_seat(bus, "ann", game, watched.match_id, seat, "random", b"g")
+            def __init__(self, bus: RedisBus, grant: SeatGranted) -> None:
+                self.bot = make_seat(bus, "ann", grant.game, watched.match_id, grant.seat,
+                                     "random", b"g")
 
             async def set_token(self, token: str) -> None:
                 await self.bot.set_token(token)

@@ -60,6 +60,8 @@ def test_the_checked_in_acl_file_is_the_generated_one() -> None:
     assert CHECKED_IN.read_text() == acl_file(example_passwords()), "run `siege acl file --example`"
 
 
+PERSON = "web.0123456789abcdef"  # a person the web gateway plays for
+
 @pytest.fixture(scope="module")
 def acl_redis() -> Iterator[EmbeddedRedis]:
     with EmbeddedRedis() as server, redis.Redis.from_url(server.url) as admin:
@@ -161,6 +163,10 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("siege-web", ("GET", seed_key("m"))),
     ("siege-web", ("XADD", watch_key("m"), "*", "m", "x")),
     ("siege-web", ("HSET", LOBBY_HASH, "m", "x")),
+    # A person's id is under web.: nobody else's commands or streams are the gateway's.
+    ("siege-web", ("XADD", commands_key("webber"), "*", "m", "x")),
+    ("siege-web", ("XRANGE", inbox_key("web-x"), "-", "+")),
+    ("siege-web", ("SADD", "siege:other", "x")),
 ])
 def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
                                    command: tuple[str, ...]) -> None:
@@ -195,6 +201,12 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("siege-web", "pw-web", ("XREAD", "STREAMS", watch_key("m"), "0-0")),
     ("siege-web", "pw-web", ("XADD", commands_key(GATEWAY_CLIENT), "*", "m", "x")),
     ("siege-web", "pw-web", ("XREAD", "STREAMS", inbox_key(GATEWAY_CLIENT), "0-0")),
+    # For a person in a browser: their commands, their inbox and seats, their registration.
+    ("siege-web", "pw-web", ("XADD", commands_key(PERSON), "*", "m", "x")),
+    ("siege-web", "pw-web", ("XREAD", "STREAMS", inbox_key(PERSON), "0-0")),
+    ("siege-web", "pw-web", ("XREAD", "STREAMS", view_key(PERSON, "m", 1), "0-0")),
+    ("siege-web", "pw-web", ("SADD", CLIENTS_KEY, PERSON)),
+    ("siege-web", "pw-web", ("XADD", CLIENTS_CHANGED_STREAM, "*", "c", PERSON)),
 ])
 def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,
                                command: tuple[str, ...]) -> None:

@@ -102,14 +102,24 @@ def client_rules(client: str) -> list[str]:
 GATEWAY_CLIENT = "web-gateway"
 """The client id the web gateway watches matches under (siegeworks.web)."""
 
+GATEWAY_PEOPLE = "web."
+"""Every client id the gateway acts under for a person in a browser (and for the bots it
+runs for them) starts so: ``web.<16 hex digits>`` (siegeworks.web.play)."""
+
 
 def gateway_rules() -> list[str]:
     """The web gateway reads what the auditor reads (logs, whose pages show only what a
     spectator sees; results; ratings) and the public lobby, and watches matches as a client:
-    its own commands stream and streams, and the matches' public streams."""
+    its own commands stream and streams, and the matches' public streams. It is the client of
+    the people playing in browsers too: it writes the commands streams and reads the streams
+    of ids under ``GATEWAY_PEOPLE`` only, and registers them (a name in the set of clients
+    opens nothing: what a client may write is its ACL's)."""
+    people = f"siege:client:{{{GATEWAY_PEOPLE}*}}:"
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, "+exists",
-            "+zrange", "+lrange", *AUDITOR_KEYS, f"%W~{commands_key(GATEWAY_CLIENT)}",
-            f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}"]
+            "+zrange", "+lrange", "+sadd", *AUDITOR_KEYS, f"%W~{commands_key(GATEWAY_CLIENT)}",
+            f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}",
+            f"%W~{people}commands", f"%R~{people}*", f"%W~{CLIENTS_KEY}",
+            f"%W~{CLIENTS_CHANGED_STREAM}"]
 
 
 def auditor_rules() -> list[str]:

@@ -329,8 +329,8 @@ def register(
               siege register t-0123456789ab --client alice --human"""
     tournament_id_only(tournament_id)
     lines = Lines()
-    person = (lambda bus, game, seat: HumanSeat(bus, client, game, seat, lines)) if human \
-        else None
+    person = (lambda bus, grant: HumanSeat(bus, client, grant.game, grant.seat, lines)) \
+        if human else None
     results = run_as_client(client, redis_url, lambda redis: enter_and_play(
         redis, client, tournament_id, bot, client.encode(), timeout, make_player=person))
     me = entrant_for(client)

@@ -46,14 +46,18 @@ class Player(Protocol):
     async def on_prompt(self, prompt: SeatPrompted) -> None: ...
 
 
+MakePlayer = Callable[[RedisBus, SeatGranted], Player]
+"""What plays a granted seat instead of a bot (a person at a terminal, or in a browser)."""
+
+
 class OutsideClient:
     """Plays every seat granted to ``client`` with a ``bot`` (or whatever ``make_player``
-    makes from the bus, the game and the seat: a person at a terminal); :meth:`run` sends
+    makes from the bus and the grant: a person at a terminal); :meth:`run` sends
     ``command`` and reads the inbox until ``done`` says so."""
 
     def __init__(self, redis: Redis, client: str, bot: str = "random", seed: bytes = b"",
                  seen: list[Message] | None = None,
-                 make_player: Callable[[RedisBus, str, int], Player] | None = None) -> None:
+                 make_player: MakePlayer | None = None) -> None:
         self.bus, self.reader = RedisBus(redis), SeatReader(redis, block_ms=200)
         self.client, self.bot, self.seed = client, bot, seed
         self.make_player = make_player
@@ -99,7 +103,7 @@ class OutsideClient:
         player = self.seats.get(grant.match_id)
         if player is None:
             if self.make_player is not None:
-                made: Player | None = self.make_player(self.bus, grant.game, grant.seat)
+                made: Player | None = self.make_player(self.bus, grant)
             else:
                 made = make_seat(self.bus, self.client, grant.game, grant.match_id, grant.seat,
                                  self.bot, self.seed)
@@ -123,7 +127,7 @@ async def join_and_play(redis: Redis, client: str, match_id: str, bot: str = "ra
 async def enter_and_play(redis: Redis, client: str, tournament_id: str, bot: str = "random",
                          seed: bytes = b"", timeout_s: float = 3600.0,
                          seen: list[Message] | None = None,
-                         make_player: Callable[[RedisBus, str, int], Player] | None = None,
+                         make_player: MakePlayer | None = None,
                          ) -> dict[str, MatchFinished]:
     """Enters ``tournament_id`` as ``client`` and plays every match it is seated at until the
     tournament ends (with ``bot``, or whatever ``make_player`` makes: a person at this

@@ -9,7 +9,9 @@ stream grows, a spectator's each time the match's public stream does.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import urllib.parse
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,12 +23,13 @@ from redis.asyncio import Redis
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from siege.engine.codecs import view_decoder
-from siege.eventlog.keys import KEYS_HASH, RESULTS_HASH, log_key
+from siege.engine.registry import game_names, get_engine, presentation
+from siege.eventlog.keys import KEYS_HASH, RESULTS_HASH, log_key, valid_match_id
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.hosting.export import dump
@@ -34,11 +37,13 @@ from siege.hosting.replay import ReplayError
 from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.listing import STATES, match_rows, tournament_rows
-from siegeworks.web import replaying, tournaments
+from siegeworks.match.lobby import read_listing
+from siegeworks.web import play, replaying, tournaments
 from siegeworks.web.feeds import Feeds
 
 HERE = Path(__file__).parent
 BOARDS_KEPT = 512
+QUIET_BLOCK_MS = 2_000
 
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                          autoescape=select_autoescape(["html"]))
@@ -61,6 +66,7 @@ class Gateway:
         # of one match are told the same positions.
         self._boards: OrderedDict[tuple[str, int], str] = OrderedDict()
         self.feeds = Feeds(redis)
+        self.people = play.People(redis)
 
     def _board(self, match_id: str, seq: int, game: str, view: Any, names: list[str]) -> str:
         key = (match_id, seq)
@@ -139,6 +145,148 @@ class Gateway:
     async def verify(self, request: Request) -> Response:
         return page("verify.html")
 
+    # --- playing -----------------------------------------------------------------------------
+
+    def _person(self, request: Request) -> tuple[play.Person, bool]:
+        """The person this browser is (its cookie), and whether the id was made just now."""
+        client = request.cookies.get(play.PERSON_COOKIE, "")
+        if play.is_person_id(client):
+            return self.people.get(client, known=True), False
+        return self.people.get(play.new_person_id()), True
+
+    def _as(self, response: Response, person: play.Person, new: bool) -> Response:
+        if new:  # a bearer credential for the person's seats: never readable by scripts
+            response.set_cookie(play.PERSON_COOKIE, person.client, max_age=30 * 86400,
+                                httponly=True, samesite="strict")
+        return response
+
+    async def playing(self, request: Request) -> Response:
+        person, new = self._person(request)
+        listing = [o for o in await read_listing(self.redis)
+                   if o.match_id not in person.tables]
+        tables = sorted(person.tables.values(), key=lambda t: (t.over, t.match_id))
+        return self._as(page("play.html", games=play_choices(), tables=tables, lobby=listing,
+                             problem=person.problem, client=person.client), person, new)
+
+    async def play_new(self, request: Request) -> Response:
+        person, new = self._person(request)
+        form = await form_of(request)
+        try:
+            game, bots, people = play.checked_new(
+                str(form.get("game", "")), str(form.get("players", "")),
+                str(form.get("people", "0")), str(form.get("bot", "random")))
+        except ValueError as error:
+            person.problem = str(error)
+            return self._as(RedirectResponse("/play", status_code=303), person, new)
+        person.problem = ""
+        match_id = person.start(game, bots, people, str(form.get("name", "")) or "you")
+        return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
+
+    async def play_join(self, request: Request) -> Response:
+        person, new = self._person(request)
+        form = await form_of(request)
+        match_id = str(form.get("match_id", ""))
+        if not valid_match_id(match_id):
+            person.problem = f"no such match {match_id[:64]!r}"
+            return self._as(RedirectResponse("/play", status_code=303), person, new)
+        game = await self._game_of(match_id)
+        if game is None:
+            person.problem = f"no match {match_id!r} is waiting for players"
+            return self._as(RedirectResponse("/play", status_code=303), person, new)
+        person.join(match_id, game, name=str(form.get("name", "")) or "guest")
+        return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
+
+    async def enter(self, request: Request) -> Response:
+        person, new = self._person(request)
+        tid = request.path_params["tournament_id"]
+        if await self._tournament(tid) is None:
+            return not_found(f"no tournament {tid!r}")
+        form = await form_of(request)
+        person.enter(tid, str(form.get("name", "")) or person.client)
+        return self._as(RedirectResponse("/play", status_code=303), person, new)
+
+    async def table(self, request: Request) -> Response:
+        match_id = request.path_params["match_id"]
+        person, new = self._person(request)
+        table = person.tables.get(match_id)
+        game = table.game if table is not None else person.asked.get(match_id)
+        if game is None:
+            return self._as(not_found(f"you hold no seat of {match_id!r} and asked for none"),
+                            person, new)
+        rules = presentation(game).rules_summary
+        return self._as(page("table.html", match_id=match_id, table=table, rules=rules),
+                        person, new)
+
+    async def _game_of(self, match_id: str) -> str | None:
+        """The game of a match that has begun (its log) or waits for players (the lobby)."""
+        if not valid_match_id(match_id):
+            return None
+        created = await play.created(self.redis, match_id)
+        if created is not None:
+            return created.game
+        return next((o.game for o in await read_listing(self.redis) if o.match_id == match_id),
+                    None)
+
+    async def table_events(self, request: Request) -> Response:
+        person, _ = self._person(request)
+        return EventSourceResponse(self._table_changes(person, request.path_params["match_id"]))
+
+    async def act(self, request: Request) -> Response:
+        person, _ = self._person(request)
+        seat = person.seats.get(request.path_params["match_id"])
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat of this match"}, status_code=404)
+        try:
+            body = await request.json()
+            decision, index = int(body["decision"]), int(body["index"])
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "send {decision, index}"}, status_code=400)
+        problem = await seat.choose(decision, index)
+        if problem is not None:
+            return JSONResponse({"error": problem}, status_code=409)
+        return JSONResponse({"ok": True})
+
+    async def resign(self, request: Request) -> Response:
+        person, _ = self._person(request)
+        seat = person.seats.get(request.path_params["match_id"])
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat of this match"}, status_code=404)
+        await seat.resign()
+        return JSONResponse({"ok": True})
+
+    async def _table_changes(self, person: play.Person,
+                             match_id: str) -> AsyncIterator[dict[str, str]]:
+        """The table's turn each time it changes, and the match's public lines as they come."""
+        changes: asyncio.Queue[str] = asyncio.Queue()
+        while (table := person.tables.get(match_id)) is None:  # the grant is on its way
+            await asyncio.sleep(0.05)
+        table.pages.add(changes)
+        feed = self.feeds.follow(match_id)
+        heard = asyncio.create_task(feed.get())
+        changed = asyncio.create_task(changes.get())
+        try:
+            yield {"event": "turn", "data": _turn_html(table)}
+            while True:
+                done, _ = await asyncio.wait({heard, changed},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if changed in done:
+                    changed = asyncio.create_task(changes.get())
+                    yield {"event": "turn", "data": _turn_html(table)}
+                    if table.over:
+                        yield {"event": "over", "data": table.match_id}
+                        return
+                if heard in done:
+                    item = heard.result()
+                    heard = asyncio.create_task(feed.get())
+                    if not isinstance(item, str):
+                        yield {"event": "said", "data": _templates.get_template(
+                            "said.html").render(lines=item.lines)}
+        finally:
+            heard.cancel()
+            changed.cancel()
+            table.pages.discard(changes)
+            await self.feeds.leave(match_id, feed)
+
     async def watching(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
         if not await self._entries(match_id, count=1):
@@ -203,7 +351,9 @@ class Gateway:
         last = await self.redis.xrevrange(key, count=1)
         cursor = last[0][0] if last else b"0-0"
         while True:
-            reply = await self.redis.xread({key: cursor}, count=1000, block=15_000)
+            # Under redis-py's socket timeout (5 s by default in redis-py 8): a longer block
+            # would end the page's stream with a timeout while the tournament is quiet.
+            reply = await self.redis.xread({key: cursor}, count=1000, block=QUIET_BLOCK_MS)
             if not reply:
                 continue
             cursor = reply[0][1][-1][0]
@@ -239,6 +389,22 @@ class Gateway:
             await self.feeds.leave(match_id, page)
 
 
+async def form_of(request: Request) -> dict[str, str]:
+    """An HTML form's fields (urlencoded, as the pages send them): the standard library's
+    parser, without the multipart one Starlette would need for ``request.form()``."""
+    body = (await request.body())[:16_384].decode("utf-8", errors="replace")
+    return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
+
+
+def _turn_html(table: play.Table) -> str:
+    return _templates.get_template("turn.html").render(table=table)
+
+
+def play_choices() -> list[tuple[str, int, int]]:
+    """(game, fewest, most players) of every hosted game, for the new-match form."""
+    return [(g, get_engine(g).min_players, get_engine(g).max_players) for g in game_names()]
+
+
 def make_app(redis_url: str) -> Starlette:
     state: dict[str, Gateway] = {}
 
@@ -249,6 +415,7 @@ def make_app(redis_url: str) -> Starlette:
         try:
             yield
         finally:
+            await state["gateway"].people.close()
             await redis.aclose()
 
     def on(name: str) -> Any:
@@ -265,6 +432,14 @@ def make_app(redis_url: str) -> Starlette:
         Route("/matches/{match_id}/export.jsonl", on("export")),
         Route("/matches/{match_id}/watch", on("watching")),
         Route("/keys.json", on("keys")),
+        Route("/play", on("playing")),
+        Route("/play/new", on("play_new"), methods=["POST"]),
+        Route("/play/join", on("play_join"), methods=["POST"]),
+        Route("/play/{match_id}", on("table")),
+        Route("/play/{match_id}/events", on("table_events")),
+        Route("/play/{match_id}/act", on("act"), methods=["POST"]),
+        Route("/play/{match_id}/resign", on("resign"), methods=["POST"]),
+        Route("/tournaments/{tournament_id}/enter", on("enter"), methods=["POST"]),
         Route("/verify", on("verify")),
         Route("/matches/{match_id}/watch/events", on("watch_events")),
         Route("/tournaments", on("tournaments")),

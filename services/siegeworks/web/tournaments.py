@@ -14,7 +14,7 @@ from siege.tournament.standings import (
     StandingRow,
     standings,
 )
-from siege.tournament.state import TournamentState
+from siege.tournament.state import TournamentState, outside_entrants
 from siegeworks.listing import END_REASONS
 from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
 
@@ -54,6 +54,7 @@ class Shown(msgspec.Struct, frozen=True):
     rating: dict[str, float]
     rounds: list[Round]
     chart: list[Bar]
+    open_places: int  # places still open to outside clients (a person may enter)
 
 
 async def shown(redis: Redis, state: TournamentState) -> Shown:
@@ -85,7 +86,9 @@ async def shown(redis: Redis, state: TournamentState) -> Shown:
                  finished=state.finished, current_round=state.current_round,
                  rounds_planned=created.rounds, rows=rows,
                  breaks=list(TWO_PLAYER_TIEBREAKS if two_player else MULTIPLAYER_TIEBREAKS),
-                 rating=change, rounds=rounds, chart=chart(rows, change))
+                 rating=change, rounds=rounds, chart=chart(rows, change),
+                 open_places=0 if state.rounds or state.finished else max(
+                     0, created.outside - len(outside_entrants(state))))
 
 
 def chart(rows: list[StandingRow], change: dict[str, float]) -> list[Bar]:

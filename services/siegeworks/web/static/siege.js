@@ -74,9 +74,55 @@ function liveTournament(root) {
   });
 }
 
+function playTable(root) {
+  const match = encodeURIComponent(root.dataset.match);
+  const turn = document.getElementById("turn"), lines = document.getElementById("lines");
+  let clockTimer = null;
+
+  function clock() {
+    const shown = document.getElementById("clock");
+    if (!shown) return;
+    const left = Math.max(0, Math.round((Number(shown.dataset.deadline) - Date.now()) / 1000));
+    shown.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left on your clock`;
+    shown.classList.toggle("late", left <= 30);
+  }
+  async function post(path, body) {
+    const answer = await fetch(`/play/${match}/${path}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body ?? {}) });
+    if (!answer.ok) {
+      const said = (await answer.json().catch(() => ({}))).error ?? answer.statusText;
+      turn.insertAdjacentHTML("afterbegin", `<p class="verdict" data-state="bad"></p>`);
+      turn.firstElementChild.textContent = said;
+    }
+  }
+  function wire() {
+    clearInterval(clockTimer);
+    clock();
+    clockTimer = setInterval(clock, 1000);
+    const decision = turn.querySelector(".turn")?.dataset.decision;
+    turn.querySelectorAll("button.action").forEach((b) => b.addEventListener("click", () => {
+      turn.querySelectorAll("button.action").forEach((other) => { other.disabled = true; });
+      post("act", { decision: Number(decision), index: Number(b.dataset.index) });
+    }));
+  }
+  document.getElementById("resign").addEventListener("click", () => {
+    if (confirm("Resign this match? Your seat ranks last.")) post("resign");
+  });
+  const source = new EventSource(`/play/${match}/events`);
+  source.addEventListener("turn", (e) => { turn.innerHTML = e.data; wire(); });
+  source.addEventListener("said", (e) => {
+    lines.insertAdjacentHTML("beforeend", e.data);
+    lines.scrollTop = lines.scrollHeight;
+  });
+  source.addEventListener("over", () => { clearInterval(clockTimer); source.close(); });
+  wire();
+}
+
 const viewer = document.getElementById("viewer");
 if (viewer) replayViewer(viewer);
 const watching = document.getElementById("spectator");
 if (watching) spectator(watching);
 const tournament = document.getElementById("tournament");
 if (tournament) liveTournament(tournament);
+const table = document.getElementById("table");
+if (table) playTable(table);
