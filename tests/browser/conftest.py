@@ -5,6 +5,7 @@ must run."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,4 +35,9 @@ def web(redis_url: str, tmp_path: Path) -> Iterator[str]:
     server, url = start_web(redis_url, tmp_path)
     yield url
     server.terminate()
-    server.wait(timeout=30)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # never left running behind the tests
+        server.kill()
+        server.wait()
+        pytest.fail("siege web did not stop within 30 s of SIGTERM")

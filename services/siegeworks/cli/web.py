@@ -30,7 +30,10 @@ def web(
         async with open_log(redis_url) as (_log, where, url):
             listening = socket.create_server((host, port))
             bound = listening.getsockname()[1]
-            config = uvicorn.Config(make_app(url), log_level="warning", lifespan="on")
+            # Pages with a live stream never close it themselves: on SIGTERM they get a few
+            # seconds, then the server stops anyway (EventSource reconnects on its own).
+            config = uvicorn.Config(make_app(url), log_level="warning", lifespan="on",
+                                    timeout_graceful_shutdown=5)
             out.print(f"serving http://{host}:{bound}/ from {where}", highlight=False)
             await uvicorn.Server(config).serve(sockets=[listening])
 

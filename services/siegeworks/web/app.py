@@ -147,12 +147,15 @@ class Gateway:
 
     # --- playing -----------------------------------------------------------------------------
 
-    def _person(self, request: Request) -> tuple[play.Person, bool]:
-        """The person this browser is (its cookie), and whether the id was made just now."""
+    def _person(self, request: Request, keep: bool = False) -> tuple[play.Person, bool]:
+        """The person this browser is (its cookie), and whether the id was made just now. A
+        new id is remembered only with ``keep`` (the person asked for something): a page
+        merely looked at costs the gateway nothing."""
         client = request.cookies.get(play.PERSON_COOKIE, "")
         if play.is_person_id(client):
-            return self.people.get(client, known=True), False
-        return self.people.get(play.new_person_id()), True
+            return self.people.get(client), False
+        made = play.new_person_id()
+        return (self.people.get(made) if keep else play.Person(self.redis, made)), True
 
     def _as(self, response: Response, person: play.Person, new: bool) -> Response:
         if new:  # a bearer credential for the person's seats: never readable by scripts
@@ -169,7 +172,7 @@ class Gateway:
                              problem=person.problem, client=person.client), person, new)
 
     async def play_new(self, request: Request) -> Response:
-        person, new = self._person(request)
+        person, new = self._person(request, keep=True)
         form = await form_of(request)
         try:
             game, bots, people = play.checked_new(
@@ -183,7 +186,7 @@ class Gateway:
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def play_join(self, request: Request) -> Response:
-        person, new = self._person(request)
+        person, new = self._person(request, keep=True)
         form = await form_of(request)
         match_id = str(form.get("match_id", ""))
         if not valid_match_id(match_id):
@@ -197,7 +200,7 @@ class Gateway:
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def enter(self, request: Request) -> Response:
-        person, new = self._person(request)
+        person, new = self._person(request, keep=True)
         tid = request.path_params["tournament_id"]
         if await self._tournament(tid) is None:
             return not_found(f"no tournament {tid!r}")
@@ -258,7 +261,13 @@ class Gateway:
                              match_id: str) -> AsyncIterator[dict[str, str]]:
         """The table's turn each time it changes, and the match's public lines as they come."""
         changes: asyncio.Queue[str] = asyncio.Queue()
+        if match_id not in person.asked:
+            yield {"event": "refused", "data": f"you hold no seat of {match_id}"}
+            return
         while (table := person.tables.get(match_id)) is None:  # the grant is on its way
+            if person.problem and not person.tasks:
+                yield {"event": "refused", "data": person.problem}
+                return
             await asyncio.sleep(0.05)
         table.pages.add(changes)
         feed = self.feeds.follow(match_id)

@@ -204,13 +204,6 @@ class Person:
                                make_player=self._player)
         self._start(client.run(command, subject, done, timeout_s=float("inf")))
 
-    def resume(self) -> None:
-        """Reads the person's whole inbox again (a gateway that restarted): every seat granted
-        and not finished is played on, with the token its grant carried."""
-        client = OutsideClient(self.redis, self.client, seen=self._seen(),
-                               make_player=self._player)
-        self._start(client.run(None, "", lambda m: False, timeout_s=float("inf")))
-
     def join(self, match_id: str, game: str, seat: int = -1, name: str = "you") -> None:
         self.asked[match_id] = game
         self.run(JoinMatch(match_id=match_id, client=self.client, seat=seat, name=name),
@@ -286,19 +279,28 @@ def checked_new(game: str, players: str, people: str, bot: str) -> tuple[str, li
 class People:
     """Every person the gateway plays for, by client id."""
 
+    LIMIT = 10_000
+    """People kept before the idle ones are forgotten."""
+
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self._people: dict[str, Person] = {}
 
-    def get(self, client: str, known: bool = False) -> Person:
-        """The person of ``client``; with ``known`` (a cookie from an earlier visit) one this
-        gateway has not seen since it started resumes its tables from its inbox."""
+    def get(self, client: str) -> Person:
+        """The person of ``client`` (made on first sight: a cookie this gateway never gave, or
+        gave before it restarted, names a person with no tables)."""
         person = self._people.get(client)
         if person is None:
+            if len(self._people) >= self.LIMIT:
+                self._evict_idle()
             person = self._people[client] = Person(self.redis, client)
-            if known:
-                person.resume()
         return person
+
+    def _evict_idle(self) -> None:
+        """Forgets the people who hold no table and run nothing (cookies that asked for
+        nothing, or made up): what a crawler's cookies cost stays bounded."""
+        for client in [c for c, p in self._people.items() if not p.tables and not p.tasks]:
+            del self._people[client]
 
     def find(self, client: str) -> Person | None:
         return self._people.get(client)

@@ -115,6 +115,11 @@ function playTable(root) {
     lines.scrollTop = lines.scrollHeight;
   });
   source.addEventListener("over", () => { clearInterval(clockTimer); source.close(); });
+  source.addEventListener("refused", (e) => {
+    turn.innerHTML = '<p class="verdict" data-state="bad"></p>';
+    turn.firstElementChild.textContent = e.data;
+    source.close();
+  });
   wire();
 }
 
