@@ -67,10 +67,8 @@ class Turn:
     """The seat's open decision as the page shows it."""
 
     decision: int
-    board: str  # SVG of the seat's own view
     actions: list[str]  # each legal action in words, in the prompt's order
     deadline_ms: int  # 0: no clock
-    timeout_ms: int
 
 
 @dataclass
@@ -82,7 +80,7 @@ class Table:
     seat: int
     names: list[str] = field(default_factory=list)
     turn: Turn | None = None
-    board: str = ""  # the last board the seat saw
+    board: str = ""  # SVG of the seat's own view at its last prompt
     result: MatchFinished | None = None
     said: str = ""  # the last thing the services refused, in words
     pages: set[asyncio.Queue[str]] = field(default_factory=set)
@@ -123,12 +121,12 @@ class WebSeat:
                 self._presentation = self._presentation.bound(created)
         self._legal = self._actions.decode(msgspec.msgpack.encode(prompt.legal))
         view = self._view.decode(prompt.view)
-        board = replaying.board_svg(table.game, view, table.names,
-                                    f"{table.match_id}: your view, decision {prompt.decision}")
-        table.board = board
-        table.turn = Turn(prompt.decision, board,
+        table.board = replaying.board_svg(
+            table.game, view, table.names, f"{table.match_id}: your view, decision "
+            f"{prompt.decision}")
+        table.turn = Turn(prompt.decision,
                           [self._presentation.action(a, view, table.names) for a in self._legal],
-                          prompt.deadline_ms, prompt.timeout_ms)
+                          prompt.deadline_ms)
         table.said = ""
         table.changed()
 
