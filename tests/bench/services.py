@@ -55,6 +55,8 @@ except ImportError:
     own_commands = None  # type: ignore[assignment]
 
 GAME, PLAYERS, BOTS = "castle-dash", 4, ["random"]
+MIN_SAMPLES = 4_000
+"""Actions a measured window holds at least (as many waves of matches as that takes)."""
 SCRIPT_CALLS = ("evalsha", "eval", "fcall", "evalsha_ro", "eval_ro", "fcall_ro")
 
 
@@ -145,14 +147,20 @@ class Bench:
         services = await commands_sent_by_services(self.redis, int(time.time() * 1000))
         return None if services is None or own_commands is None else services + own_commands()
 
-    async def one_load(self, concurrent: int, seed: int) -> Window:
+    async def one_load(self, concurrent: int, seed: int, min_samples: int = MIN_SAMPLES) -> Window:
         probe = LatencyProbe()
-        cfg = RunConfig(game=GAME, matches=concurrent, players=PLAYERS, bots=BOTS, seed=seed)
         sent_before = await self._sent()
         calls_before = await command_calls(self.redis)
         cpu_before = self._cpu()
         start = time.perf_counter()
-        run = await play_remote(cfg, self.clients, probe=probe, stall_timeout_s=120)
+        match_ids: list[str] = []
+        # Waves of ``concurrent`` matches until the window holds MIN_SAMPLES actions: one wave
+        # at 10 matches is about 1,000 actions, whose p99 is its tenth-slowest sample.
+        while not match_ids or len(probe.samples) < min_samples:
+            cfg = RunConfig(game=GAME, matches=concurrent, players=PLAYERS, bots=BOTS,
+                            seed=seed * 1000 + len(match_ids))
+            run = await play_remote(cfg, self.clients, probe=probe, stall_timeout_s=120)
+            match_ids += run.match_ids
         seconds = time.perf_counter() - start
         cpu_after = self._cpu()
         calls = await command_calls(self.redis) - calls_before
@@ -164,14 +172,14 @@ class Bench:
         # The bench's own INFO calls are not part of the system's work.
         w.calls = calls - Counter({"info": 2})
         pipe = self.redis.pipeline(transaction=False)
-        for match_id in run.match_ids:
+        for match_id in match_ids:
             pipe.xlen(log_key(match_id))
         w.log_events = sum(await pipe.execute())
         if sent_before is not None and sent_after is not None:
             w.sent = (sent_after - sent_before) / w.actions
         else:  # code that counts nothing: what its append script calls, taken off the total
             w.estimated = True
-            inner = 3 * w.calls["evalsha"] + w.log_events + 2 * len(run.match_ids)
+            inner = 3 * w.calls["evalsha"] + w.log_events + 2 * len(match_ids)
             w.sent = (sum(w.calls.values()) - inner) / w.actions
         return w
 
@@ -270,7 +278,8 @@ async def main(loads: list[int]) -> None:
         try:
             async with services.running(redis):
                 bench = Bench(redis, clients, server, services)
-                await bench.one_load(5, seed=999)  # warm-up: imports, scripts, caches
+                # Warm-up: imports, scripts, caches.
+                await bench.one_load(5, seed=999, min_samples=0)
                 for i, concurrent in enumerate(loads):
                     w = await bench.one_load(concurrent, seed=i)
                     engine_samples.append(engine_cpu_per_action())
