@@ -144,11 +144,15 @@ class EmbeddedRedis:
         *,
         start_timeout: float = START_TIMEOUT,
         cluster: bool = False,
+        own_slots: bool = True,
         extra_args: tuple[str, ...] = (),
         tls: TlsFiles | None = None,
     ) -> None:
         self._binary_arg = binary
         self.cluster = cluster
+        # A lone cluster node takes every slot; a node of a larger cluster waits for
+        # siege.eventlog.embedded_cluster to share them out.
+        self.own_slots = own_slots
         self.tls = tls
         self.start_timeout = start_timeout
         self.extra_args = extra_args
@@ -181,7 +185,7 @@ class EmbeddedRedis:
             for attempt in range(_PORT_ATTEMPTS):
                 port = _free_port(self.cluster)
                 if self._start_on(port, last_attempt=attempt == _PORT_ATTEMPTS - 1):
-                    if self.cluster:
+                    if self.cluster and self.own_slots:
                         self._own_all_slots()
                     return self
         except BaseException:

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import msgspec
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from siege.eventlog.keys import NO_POINTER, SHARDS, bus_key, log_key, matches_key, shard_of
 from siege.eventlog.pipelined import PipelinedRedis
@@ -152,22 +153,27 @@ class RedisEventLog(EventLog):
     ``redis`` must return bytes (``decode_responses=False``): stored events are msgpack.
     """
 
-    def __init__(self, redis: Redis, *, page_size: int = READ_PAGE,
+    def __init__(self, redis: Redis | RedisCluster, *, page_size: int = READ_PAGE,
                  pipelined: PipelinedRedis | None = None) -> None:
-        if redis.connection_pool.connection_kwargs.get("decode_responses"):
+        if redis.get_connection_kwargs().get("decode_responses"):
             raise ValueError("RedisEventLog needs a client with decode_responses=False")
         self._redis = redis
         self.redis = redis  # the client, for callers that share the connection
         # register_script sends EVALSHA and falls back to loading the script on NOSCRIPT, so a
-        # server restart or failover does not break appends.
+        # server restart or failover does not break appends. On a cluster the script's first
+        # key picks the node, and every key of one append shares the match's slot.
         self._append = redis.register_script(_APPEND_LUA)
         # The read path is the replay hot path. redis-py turns every XRANGE entry into a dict
         # (parse_stream_list); we only need the raw [id, [b"e", stored, b"h", hash]] arrays
         # that hiredis already built. A second client on the same pool with its own callback
-        # table gets them without touching the caller's client.
-        self._raw = Redis(connection_pool=redis.connection_pool)
-        for command in ("XRANGE", "XREVRANGE"):
-            self._raw.set_response_callback(command, _raw_reply)
+        # table gets them without touching the caller's client. A cluster client has no pool
+        # to share: it parses, and the rows are put back in that shape (``_rows``).
+        self._parsed = isinstance(redis, RedisCluster)
+        self._raw: Redis | RedisCluster = (
+            redis if self._parsed else Redis(connection_pool=redis.connection_pool))
+        if not self._parsed:
+            for command in ("XRANGE", "XREVRANGE"):
+                self._raw.set_response_callback(command, _raw_reply)
         self._page = page_size
         # The services' hot path: appends and reads of many matches at once share one write
         # and one wake-up (see siege.eventlog.pipelined) instead of a round trip each.
@@ -177,6 +183,16 @@ class RedisEventLog(EventLog):
         if self._pipelined is not None:
             return await self._pipelined.execute(*args)
         return await self._raw.execute_command(*args)
+
+    async def _rows(self, *args: bytes | str | int, pipelined: bool = True) -> Any:
+        """XRANGE or XREVRANGE as raw ``[id, [field, value, ...]]`` rows, whichever client."""
+        if pipelined and self._pipelined is not None:
+            return await self._pipelined.execute(*args)
+        rows = await self._raw.execute_command(*args)
+        if self._parsed:
+            return [(eid, [part for pair in fields.items() for part in pair])
+                    for eid, fields in rows]
+        return rows
 
     async def append(
         self,
@@ -216,7 +232,7 @@ class RedisEventLog(EventLog):
         out: list[tuple[int, bytes, bytes]] = []
         start = after_seq + 1
         while True:
-            page = await self._command("XRANGE", key, f"0-{start}", "+", "COUNT", self._page)
+            page = await self._rows("XRANGE", key, f"0-{start}", "+", "COUNT", self._page)
             # Fields are always written as e, h in that order by append.lua, so positional
             # access is safe; ids are b"0-<seq>", and int() accepts the bytes digits directly.
             out.extend([(int(eid[2:]), f[1], f[3]) for eid, f in page])
@@ -232,7 +248,7 @@ class RedisEventLog(EventLog):
         return out
 
     async def head(self, match_id: str) -> tuple[int, bytes]:
-        last = await self._command("XREVRANGE", log_key(match_id), "+", "-", "COUNT", 1)
+        last = await self._rows("XREVRANGE", log_key(match_id), "+", "-", "COUNT", 1)
         if not last:
             return 0, ZERO_HASH
         eid, fields = last[0]
@@ -254,9 +270,9 @@ class RedisEventLog(EventLog):
     async def read_bus(
         self, shard: int, after_id: str = "0-0", count: int = 1000, audience: str | None = None
     ) -> list[tuple[str, str, int, int]]:
-        entries = await self._raw.execute_command(
-            "XRANGE", bus_key(shard, audience), _next_id(after_id), "+", "COUNT", count
-        )
+        entries = await self._rows(
+            "XRANGE", bus_key(shard, audience), _next_id(after_id), "+", "COUNT", count,
+            pipelined=False)
         out: list[tuple[str, str, int, int]] = []
         for eid, flat in entries:
             fields = dict(zip(flat[::2], flat[1::2], strict=True))
