@@ -21,6 +21,7 @@ import redis
 import redis.asyncio
 
 from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.embedded_cluster import EmbeddedCluster
 from siege.eventlog.log import RedisEventLog
 
 
@@ -58,3 +59,11 @@ def redis_client(
 @pytest.fixture
 def event_log(redis_client: redis.asyncio.Redis) -> RedisEventLog:
     return RedisEventLog(redis_client)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[EmbeddedCluster]:
+    """A private six-node Redis Cluster (three masters, a replica each) per test module: a
+    module may kill its nodes, so none is shared further."""
+    with EmbeddedCluster(masters=3, replicas=1) as made:
+        yield made

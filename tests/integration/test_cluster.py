@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -24,12 +23,6 @@ pytestmark = pytest.mark.integration
 
 FAILOVER_S = 30.0
 """How long a test waits for a promoted replica to take appends (a few seconds here)."""
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[EmbeddedCluster]:
-    with EmbeddedCluster(masters=3, replicas=1) as made:
-        yield made
 
 
 def test_the_cluster_has_three_masters_with_a_replica_each(cluster: EmbeddedCluster) -> None:
