@@ -2,7 +2,8 @@
 
 Each process consumes its input streams through a consumer group (created at 0) under a stable
 consumer name, runs the same handlers as the in-process bus, and writes a health record every
-second (``siege health`` reads them).
+second (``siege health`` reads them). With a metrics port it also serves Prometheus metrics,
+``/livez`` and ``/readyz`` (siegeworks.metrics; docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ from siegeworks.headroom import Headroom, measure
 from siegeworks.match import handlers as match
 from siegeworks.match.clocks import run_clock
 from siegeworks.match.lobby import RedisLobbies
+from siegeworks.metrics import (
+    COMMANDS_LABEL,
+    DEFAULT_METRICS_HOST,
+    MetricsServer,
+    ServiceMetrics,
+    matches_running,
+    metrics_app,
+)
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
@@ -91,6 +100,15 @@ class Health(msgspec.Struct):
     # Times this process saw the store go back in time, and what it saw (newest last).
     rewinds: int = 0
     warnings: list[str] = []
+    # The figures /metrics shows, from the same measurement (siegeworks.metrics): entries not
+    # yet delivered to the group and delivered but not acked, over every stream the service
+    # reads; the slowest 1% of batch handling times of the last minute; matches in its cache
+    # that have not ended. None in a record of a version that did not measure them, or before
+    # the first measurement.
+    lag: int | None = None
+    pending: int | None = None
+    batch_p99_ms: float | None = None
+    matches_running: int | None = None
 
 
 def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
@@ -246,7 +264,22 @@ def _master_seed() -> bytes | None:
 
 
 async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: int = 2000,
-                stop: asyncio.Event | None = None) -> None:
+                stop: asyncio.Event | None = None, metrics_port: int = 0,
+                metrics_host: str = DEFAULT_METRICS_HOST) -> None:
+    """Runs ``service`` until ``stop`` is set (SIGTERM, SIGINT). With ``metrics_port`` (0: none)
+    it serves /metrics, /livez and /readyz there, until it stops; a port it cannot listen on
+    raises :class:`~siegeworks.metrics.MetricsServerError` before anything else is done."""
+    server = MetricsServer(metrics_host, metrics_port) if metrics_port else None
+    try:
+        await _serve(service, redis_url, consumer, claim_idle_ms=claim_idle_ms, stop=stop,
+                     server=server)
+    finally:
+        if server is not None:  # its shutdown waits for the serving thread: off the loop
+            await asyncio.to_thread(server.close)
+
+
+async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: int,
+                 stop: asyncio.Event | None, server: MetricsServer | None) -> None:
     structlog.configure(processors=[
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
@@ -363,6 +396,7 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
     admission = ingress.Admission()
     ctx.on_refused = admission.note_refused
+    metrics = ServiceMetrics(service, consumer)
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
                             decode=decode_lifecycle if service == "match" else decode_entry,
                             claim_idle_ms=claim_idle_ms, logger=ctx.logger,
@@ -376,8 +410,11 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
                             not_ours_if_undecodable=(
                                 _is_commands if service == "rules" else None),
                             reads=reads, read_interval_ms=_read_interval_ms(service),
-                            skip=admission.skips)
+                            skip=admission.skips, on_batch=metrics.observe_batch)
     stop = stop or asyncio.Event()
+    metrics.watch(reader, stop)
+    if server is not None:  # /readyz says 503 until the consumer's start-up is done
+        server.start(metrics_app(metrics))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
@@ -394,7 +431,8 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
         redis, lambda: list(reader.streams),
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
-                                          rewound, ctx.room))
+                                          rewound, ctx.room, metrics,
+                                          partial(matches_running, ctx.loader)))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
@@ -415,9 +453,13 @@ async def serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: i
 
 async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
                      stop: asyncio.Event, watch: StoreWatch,
-                     rewound: Callable[..., None], room: Headroom) -> None:
+                     rewound: Callable[..., None], room: Headroom, metrics: ServiceMetrics,
+                     running: Callable[[], int]) -> None:
     encoder = msgspec.json.Encoder()
+    # The services that read clients' commands always show that series, even with no client.
+    always = (COMMANDS_LABEL,) if service in ("match", "rules") else ()
     while not stop.is_set():
+        metrics.beat_ran()  # /livez: the event loop got round to this beat
         if reader.ready.is_set():
             try:
                 what = watch.observe(*await read_beat(redis, keeper=service == "match"))
@@ -428,16 +470,23 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                     # ... and says which contract the services speak, for clients to check
                     # (every beat: a store that went back or was flushed gets it again).
                     await redis.hset(CONTRACT_KEY, "version", CONTRACT_VERSION)
+                # Once per beat, one round trip: the figures of the record and of /metrics.
+                figures = await metrics.measure(redis, reader.streams, service, running, always)
                 health = Health(service=service, consumer=consumer, pid=os.getpid(),
                                 host=socket.gethostname(), at_ms=int(time.time() * 1000),
                                 processed=reader.processed, failed=reader.failed,
                                 dead_lettered=reader.dead_lettered, claimed=reader.claimed,
                                 commands=commands_sent(), rewinds=watch.rewinds,
                                 warnings=watch.warnings + ([room.describe()] if room.full
-                                                           else []))
+                                                           else []),
+                                lag=figures.lag, pending=figures.pending,
+                                batch_p99_ms=figures.batch_p99_ms,
+                                matches_running=figures.matches_running)
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)
+                metrics.beat_reached_redis(True)
             except RedisError as exc:  # a missed beat; the next one may get through
+                metrics.beat_reached_redis(False)
                 structlog.get_logger(service=service).warning("heartbeat failed",
                                                               error=repr(exc))
         with contextlib.suppress(TimeoutError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +17,13 @@ from siege.contracts.schema import contract as generate_contract
 from siege.contracts.version import VersionNotRaisedError
 from siege.hosting.examples import example_files
 from siegeworks.cli.app import app
-from siegeworks.cli.common import ServicesRedisUrl, err, fail, out, run_async
+from siegeworks.cli.common import ServicesRedisUrl, err, fail, out, print_json, run_async
+from siegeworks.metrics import (
+    DEFAULT_METRICS_HOST,
+    METRICS_HOST_ENV,
+    METRICS_PORT_ENV,
+    MetricsServerError,
+)
 from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
 from siegeworks.redis_target import check_url
 from siegeworks.serve import SERVICES, Health, read_health, serve
@@ -78,10 +85,20 @@ def serve_cmd(
         help="Stable consumer name; a restart under the same name re-reads its pending entries."
     )] = None,
     redis_url: ServicesRedisUrl = "",
+    metrics_port: Annotated[int, typer.Option(
+        envvar=METRICS_PORT_ENV, min=0, max=65535,
+        help="Serve Prometheus metrics on /metrics, and /livez and /readyz, on this port; "
+        "0: no metrics server.")] = 0,
+    metrics_host: Annotated[str, typer.Option(
+        envvar=METRICS_HOST_ENV,
+        help="The address the metrics server listens on (0.0.0.0 in a container).")]
+    = DEFAULT_METRICS_HOST,
 ) -> None:
     """Run one service process until SIGTERM.
 
-    Example: REDIS_URL=redis://siege-match:PASSWORD@redis:6379/0 siege serve match"""
+    Example: REDIS_URL=redis://siege-match:PASSWORD@redis:6379/0 siege serve match
+
+    Metrics: siege serve rules --metrics-port 9102 (curl 127.0.0.1:9102/metrics; docs/metrics.md)"""
     if service not in SERVICES:
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
@@ -97,8 +114,12 @@ def serve_cmd(
                   f"memory is full (set maxmemory-policy {SAFE_POLICY})", soft_wrap=True)
         raise typer.Exit(2)
     claim_idle_ms = int(os.environ.get("SIEGE_CLAIM_IDLE_MS", "2000"))
-    run_async(serve(service, redis_url, consumer or f"{service}-0",
-                      claim_idle_ms=claim_idle_ms))
+    try:
+        run_async(serve(service, redis_url, consumer or f"{service}-0",
+                        claim_idle_ms=claim_idle_ms, metrics_port=metrics_port,
+                        metrics_host=metrics_host))
+    except MetricsServerError as error:
+        raise fail(escape(str(error))) from None
 
 
 async def _read_redis(redis_url: str, *, with_health: bool = True
@@ -113,20 +134,33 @@ async def _read_redis(redis_url: str, *, with_health: bool = True
 
 
 @app.command()
-def health(redis_url: ServicesRedisUrl = "") -> None:
-    """Show the health records the running services write every second, then what the Redis
-    guarantees about the match logs (eviction, persistence, replicas) and what it may lose.
-    Exits 1 when no service runs or when Redis may evict keys.
+def health(
+    redis_url: ServicesRedisUrl = "",
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object: the services' records and what Redis guarantees.")]
+    = False,
+) -> None:
+    """Show the health records the running services write every second (counters, lag,
+    pending entries, batch p99, matches running: the figures of their /metrics), then what
+    the Redis guarantees about the match logs (eviction, persistence, replicas) and what it
+    may lose. Exits 1 when no service runs or when Redis may evict keys.
 
     Example: siege health --redis-url redis://127.0.0.1:6379/0"""
     if not redis_url:
         raise fail("health needs --redis-url or REDIS_URL")
     records, redis_says = run_async(_read_redis(redis_url))
+    failing = not records or (isinstance(redis_says, Guarantees) and redis_says.evicts)
+    if as_json:
+        print_json({"services": records, "redis": _redis_doc(redis_says)})
+        if failing:
+            raise typer.Exit(1)
+        return
     if not records:
         out.print("no service is running")
     for h in records:
         out.print(f"{h.service} {h.consumer} pid {h.pid}: processed {h.processed}, "
-                  f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}")
+                  f"failed {h.failed}, dead-lettered {h.dead_lettered}, claimed {h.claimed}"
+                  f"{_figures(h)}")
         for warning in getattr(h, "warnings", []):
             out.print(f"[bold red]warning:[/bold red] {h.service} {h.consumer}: "
                       f"{escape(warning)}", soft_wrap=True)
@@ -136,5 +170,22 @@ def health(redis_url: ServicesRedisUrl = "") -> None:
         out.print(f"redis: {escape(redis_says.describe())}", soft_wrap=True)
         for problem in redis_says.problems():
             out.print(f"[bold red]problem:[/bold red] {escape(problem)}", soft_wrap=True)
-    if not records or (isinstance(redis_says, Guarantees) and redis_says.evicts):
+    if failing:
         raise typer.Exit(1)
+
+
+def _figures(h: Health) -> str:
+    """The lag, pending, batch p99 and matches running of a record, after its counters; none
+    for a record of a service version that did not measure them."""
+    if h.lag is None:
+        return ""
+    p99 = "-" if h.batch_p99_ms is None else f"{h.batch_p99_ms:.1f} ms"
+    return (f", lag {h.lag}, pending {h.pending}, batch p99 {p99}, "
+            f"matches running {h.matches_running}")
+
+
+def _redis_doc(redis_says: Guarantees | NotAllowed) -> dict[str, object]:
+    if isinstance(redis_says, NotAllowed):
+        return {"checked": False, "reason": redis_says.describe()}
+    return {"checked": True, **asdict(redis_says), "evicts": redis_says.evicts,
+            "problems": redis_says.problems()}

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import time
 from collections.abc import (
     Awaitable,
     Callable,
@@ -344,6 +345,7 @@ class StreamConsumer(Generic[T]):
         skip: Callable[[str], bool] | None = None,
         idle_consumer_ms: int | None = IDLE_CONSUMER_MS,
         prune_every_ms: int = PRUNE_EVERY_MS,
+        on_batch: Callable[[float, int], None] | None = None,
     ) -> None:
         if not streams:
             raise ValueError("a consumer needs at least one stream")
@@ -398,6 +400,9 @@ class StreamConsumer(Generic[T]):
         # Consumers idle this long with nothing pending are deleted (None: never).
         self.idle_consumer_ms = idle_consumer_ms
         self.prune_every_s = prune_every_ms / 1000
+        # Told (seconds, entries) once per batch of new entries handled, never per entry:
+        # the service's batch-time metric (siegeworks.metrics). It must not raise.
+        self.on_batch = on_batch
         self._prune = redis.register_script(_PRUNE_SCRIPT)
         self._backoff = _Backoff()
         base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
@@ -525,16 +530,20 @@ class StreamConsumer(Generic[T]):
                 count=self.batch,
                 block=self.block_ms,
             ))
+        started = time.perf_counter()  # the handling, not the wait for entries
         # First delivery of each entry (count 1), so no XPENDING lookup is needed.
         touched = await asyncio.gather(*(
             self._handle(stream, entries, delivery_counts=None, defer_ack=self.reads is not None)
             for stream, entries in batches
         ))
         if batches:
+            handled_s = time.perf_counter() - started
+            count = sum(len(e) for _, e in batches)
             # One record per batch, not per message: a record costs as much as handling one.
-            self.log.info("batch_handled", entries=sum(len(e) for _, e in batches),
-                          streams=len(batches),
+            self.log.info("batch_handled", entries=count, streams=len(batches),
                           match_ids=sorted({str(k) for keys in touched for k in keys}))
+            if self.on_batch is not None:
+                self.on_batch(handled_s, count)
 
     def _to_read(self) -> list[str]:
         if self.skip is None:
