@@ -217,12 +217,10 @@ def matches_running(loader: MatchLoader) -> int:
     """Matches the loader holds in its cache that have begun and not ended (a damaged match has
     ended: the fold gives it an end).
 
-    The loader offers no public view of its cache; this reads it once per heartbeat, on the
-    event loop's thread (the dict must not be walked while a handler changes it), at no cost
-    to the handlers.
+    Read once per heartbeat, on the event loop's thread (the cache must not be walked while a
+    handler changes it), at no cost to the handlers.
     """
-    return sum(1 for ms in loader._cache.values()
-               if ms.created is not None and ms.ended is None)
+    return sum(1 for ms in loader.cached() if ms.created is not None and ms.ended is None)
 
 
 def p99(samples: Sequence[float]) -> float | None:

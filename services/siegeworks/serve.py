@@ -126,21 +126,24 @@ def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ingress.ClientsChan
     if b"m" in fields and b"f" in fields:
         note = LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
                            last=int(fields[b"l"]))
-        if b"e" in fields and b"h" in fields and note.first == note.last:
-            return CarriedPointer(note, fields[b"e"], fields[b"h"])
+        if b"e" in fields and b"h" in fields:
+            return CarriedPointer(note, fields[b"e"], fields[b"h"], fields.get(b"g"))
         return note
     return decode_message(fields)
 
 
 @dataclass(frozen=True, slots=True)
 class CarriedPointer:
-    """A pointer with a copy of the one entry it points at (append.lua adds it for a single
-    small event): the handler first offers the copy to the loader, which folds it instead of
-    reading the log when its cache ends right before it."""
+    """A pointer with a copy of the last entry it points at (append.lua adds it when that entry
+    is small) and maybe a guard: the handler first gives the copy to the loader, which folds it
+    instead of reading the log when its cache ends right before it, or (the dice service's
+    light cache, with a guard) when the guard says it skips nothing it keeps
+    (``MatchLoader.jump``, docs/decisions/0012-a-die-from-the-pointer.md)."""
 
     note: LogAppended
     stored: bytes
     digest: bytes
+    guard: bytes | None = None
 
     @property
     def match_id(self) -> str:
@@ -373,8 +376,11 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
         users[0] += 1
         try:
             async with lock:
-                if copy is not None:
-                    ctx.loader.offer(copy.match_id, copy.note.first, copy.stored, copy.digest)
+                if copy is not None and copy.guard is not None and ctx.loader.light:
+                    ctx.loader.jump(copy.match_id, copy.note.last, copy.stored, copy.digest,
+                                    copy.guard)
+                elif copy is not None:
+                    ctx.loader.offer(copy.match_id, copy.note.last, copy.stored, copy.digest)
                 await route(message)
         finally:
             users[0] -= 1

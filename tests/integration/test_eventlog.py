@@ -232,26 +232,32 @@ def test_an_append_for_no_audience_leaves_no_pointer_anywhere(log: EventLog, run
         assert all(last == 1 for *_, last in run(log.read_bus(shard, audience=audience)))
 
 
-def test_a_single_small_event_travels_in_its_pointer(redis_client: redis.asyncio.Redis,
+def test_the_last_small_event_travels_in_its_pointer(redis_client: redis.asyncio.Redis,
                                                      run: Run) -> None:
-    """The pointer of a one-event append carries a copy of it (fields e and h, as in the log);
-    larger appends, and events over the copy limit, carry only the pointer."""
+    """The pointer of an append carries a copy of its last entry (fields e and h, as in the
+    log) and, when the writer gives one, the guard (field g); an event over the copy limit
+    leaves only the pointer."""
     log = RedisEventLog(redis_client)
     first = chain("m1", 0, ZERO_HASH, 1)
     run(log.append("m1", 0, ZERO_HASH, first, audience="rules"))
     several = chain("m1", 1, first[-1][1], 2)
-    run(log.append("m1", 1, first[-1][1], several, audience="rules"))
+    run(log.append("m1", 1, first[-1][1], several, audience="dice", guard=b"7:0"))
     big_stored = b"x" * 2000
     big = [(big_stored, hashlib.sha256(big_stored).digest())]
-    run(log.append("m1", 3, several[-1][1], big, audience="rules"))
+    run(log.append("m1", 3, several[-1][1], big, audience="rules", guard=b"7:0"))
 
-    rows = run(redis_client.xrange(bus_key(shard_of("m1"), "rules")))
-    fields = [row[1] for row in rows]
-    assert fields[0] == {b"m": b"m1", b"f": b"1", b"l": b"1", b"e": first[0][0],
-                         b"h": first[0][1]}
-    assert run(log.read("m1"))[0] == (1, fields[0][b"e"], fields[0][b"h"])
-    assert fields[1] == {b"m": b"m1", b"f": b"2", b"l": b"3"}
-    assert fields[2] == {b"m": b"m1", b"f": b"4", b"l": b"4"}
+    shard = shard_of("m1")
+    rules = [row[1] for row in run(redis_client.xrange(bus_key(shard, "rules")))]
+    dice = [row[1] for row in run(redis_client.xrange(bus_key(shard, "dice")))]
+    assert rules[0] == {b"m": b"m1", b"f": b"1", b"l": b"1", b"e": first[0][0],
+                        b"h": first[0][1]}
+    assert run(log.read("m1"))[0] == (1, rules[0][b"e"], rules[0][b"h"])
+    assert dice == [{b"m": b"m1", b"f": b"2", b"l": b"3", b"e": several[-1][0],
+                     b"h": several[-1][1], b"g": b"7:0"}]
+    assert rules[1] == {b"m": b"m1", b"f": b"4", b"l": b"4"}  # no copy, so no guard either
+    # The guard is the pointer's alone: the log stores what it always did.
+    assert [stored for _, stored, _ in run(log.read("m1"))] == [
+        first[0][0], *(e for e, _ in several), big_stored]
 
 
 def test_side_value_is_stored_with_the_events(log: EventLog, run: Run) -> None:

@@ -7,7 +7,8 @@
 -- KEYS[4] optional side key     ({sN}:seed:<match_id>, the secret dice seed)
 -- ARGV    match_id, expected_seq, expected_hash (32 raw bytes; 0 and 32 zero bytes for an empty
 --         log), n, then n pairs (stored event bytes, its sha256 as 32 raw bytes), then the side
---         value when KEYS[4] is given.
+--         value when KEYS[4] is given, then optionally a guard (a few bytes the pointer carries
+--         in field g: what the writer's state says the reader must already have folded).
 --
 -- Returns {1, last_seq} on success, {0, head_seq, head_hash} when the head is not the expected
 -- one (nothing written), {2} when the side key already holds a different value (nothing written).
@@ -53,9 +54,13 @@ local wanted_argc = 4 + 2 * n
 if side_key ~= nil then
     wanted_argc = wanted_argc + 1
 end
-if #ARGV ~= wanted_argc then
+local guard = nil
+if #ARGV == wanted_argc + 1 then
+    guard = ARGV[wanted_argc + 1]
+elseif #ARGV ~= wanted_argc then
     return redis.error_reply("ERR siege append: expected " .. wanted_argc .. " arguments for n="
-        .. n .. (side_key and " with a side key" or "") .. ", got " .. #ARGV)
+        .. n .. (side_key and " with a side key" or "") .. " (one more with a guard), got "
+        .. #ARGV)
 end
 for i = 1, n do
     if #ARGV[4 + 2 * i] ~= 32 then
@@ -106,17 +111,24 @@ for i = 1, n do
     redis.call("XADD", log_key, string.format("0-%d", seq),
         "e", ARGV[3 + 2 * i], "h", ARGV[4 + 2 * i])
 end
--- The bus carries a pointer; the pointer of a single small event (a die's answer, a timeout)
--- also carries a copy of it (fields e and h, as in the log), so that a reader whose cache ends
--- right before it need not read the log (the rules service after every chance answer).
+-- The bus carries a pointer; when the append's last event is small the pointer also carries a
+-- copy of it (fields e and h, as in the log), so that a reader whose cache ends right before
+-- it need not read the log (the rules after every chance answer), and the guard (field g), with
+-- which the dice service answers a chance request without reading the log.
 if string.sub(bus_key, -9) ~= ":bus:none" then
     local first, last = string.format("%d", expected_seq + 1), string.format("%d", seq)
-    if n == 1 and #ARGV[5] <= COPY_MAX_BYTES then
-        redis.call("XADD", bus_key, "*", "m", match_id, "f", first, "l", last,
-            "e", ARGV[5], "h", ARGV[6])
-    else
-        redis.call("XADD", bus_key, "*", "m", match_id, "f", first, "l", last)
+    local pointer = {"XADD", bus_key, "*", "m", match_id, "f", first, "l", last}
+    if #ARGV[3 + 2 * n] <= COPY_MAX_BYTES then
+        table.insert(pointer, "e")
+        table.insert(pointer, ARGV[3 + 2 * n])
+        table.insert(pointer, "h")
+        table.insert(pointer, ARGV[4 + 2 * n])
+        if guard ~= nil then
+            table.insert(pointer, "g")
+            table.insert(pointer, guard)
+        end
     end
+    redis.call(unpack(pointer))
 end
 -- Listed once, by the append that creates the log: every later one would only re-add it.
 if expected_seq == 0 then

@@ -68,6 +68,7 @@ class EventLog(Protocol):
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
         audience: str | None = None,
+        guard: bytes | None = None,
     ) -> int | AppendConflict:
         """Appends ``entries`` (stored bytes, sha256) after the expected head.
 
@@ -75,6 +76,8 @@ class EventLog(Protocol):
         is not ``(expected_seq, expected_hash)``; an empty log's head is ``(0, ZERO_HASH)``.
         ``side`` = (key, value) is stored NX together with the events (the dice seed with
         ``SeedCommitted``); the key must be one of this match's keys (same hash tag).
+        ``guard`` travels with the pointer's copy of the last entry (see
+        :meth:`siege.hosting.loader.MatchLoader.jump`); the log never stores it.
         Raises ``ValueError`` for a malformed call and :class:`SideKeyTakenError` if the side
         key holds another value.
         """
@@ -202,6 +205,7 @@ class RedisEventLog(EventLog):
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
         audience: str | None = None,
+        guard: bytes | None = None,
     ) -> int | AppendConflict:
         _check_append(match_id, expected_seq, expected_hash, entries, side)
         shard = shard_of(match_id)
@@ -213,6 +217,8 @@ class RedisEventLog(EventLog):
         if side is not None:
             keys.append(side[0])
             args.append(side[1])
+        if guard is not None:  # carried by the pointer (field g), when it carries a copy
+            args.append(guard)
         if self._pipelined is not None:
             reply = await self._pipelined.run_script(_APPEND_LUA, keys, args)
         else:
@@ -305,6 +311,7 @@ class MemoryEventLog(EventLog):
         entries: Sequence[tuple[bytes, bytes]],
         side: tuple[str, bytes] | None = None,
         audience: str | None = None,
+        guard: bytes | None = None,
     ) -> int | AppendConflict:
         _check_append(match_id, expected_seq, expected_hash, entries, side)
         log = self._logs.get(match_id, [])

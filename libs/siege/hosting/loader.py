@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from siege.contracts.envelope import EventCodec, seal
-from siege.contracts.events import Event
+from siege.contracts.events import ChanceRequested, Event
 from siege.eventlog.keys import NO_POINTER
 from siege.eventlog.log import AppendConflict, EventLog
 from siege.hosting.audience import next_owner
@@ -32,6 +32,12 @@ def decode_entries(ms: MatchState, entries: Sequence[tuple[int, bytes, bytes]]) 
         ms.head_at = envelope.at
 
 
+def chance_guard(ms: MatchState) -> bytes:
+    """What a light state must have folded to answer the next chance request: the index of
+    the next roll and how many player seeds were added (``b"<next roll>:<seeds>"``)."""
+    return b"%d:%d" % (ms.next_roll, len(ms.player_seeds))
+
+
 class MatchLoader:
     def __init__(self, log: EventLog, clock: Clock, light: bool = False,
                  writer: str | None = None) -> None:
@@ -47,11 +53,16 @@ class MatchLoader:
         # holds fewer events than were seen in it: the store went back in time.
         self.on_rewind: Callable[[str, int, int], None] = lambda match_id, seen, now: None
 
-    async def load(self, match_id: str, verify: bool = False) -> MatchState:
+    async def load(self, match_id: str, verify: bool = False,
+                   min_seq: int | None = None) -> MatchState:
         """The match as its log has it now. With ``verify``, a cache that found nothing new is
         checked against the log's head (one read more), since a log that went back in time
-        looks just like one with nothing new."""
+        looks just like one with nothing new. With ``min_seq`` (a pointer's last seq), a cache
+        that has reached it is taken as it is: the compare-and-set of any append catches it
+        being stale."""
         ms = self._cache.get(match_id)
+        if ms is not None and min_seq is not None and ms.head_seq >= min_seq:
+            return ms
         if ms is None:
             ms = self._cache[match_id] = MatchState(match_id, light=self.light)
         entries = await self.log.read(match_id, after_seq=ms.head_seq)
@@ -80,6 +91,38 @@ class MatchLoader:
         fold(ms, seq, digest, envelope.event)
         ms.head_at = envelope.at
         return True
+
+    def jump(self, match_id: str, seq: int, stored: bytes, digest: bytes, guard: bytes) -> bool:
+        """A light cache (the dice service's) takes entry ``seq``, a chance request, from a
+        pointer's copy without reading the entries before it, when ``guard`` (the writer's
+        :func:`chance_guard` after the request) says it has folded all that a light state
+        keeps from them: every answer so far and every player seed. A light state keeps
+        nothing else of the entries it skips (game events, accepted actions), and an end
+        would have come before any request. True if taken; otherwise the log is read as ever.
+
+        The copy's chain link to the skipped entries cannot be checked here; the answer's
+        compare-and-set on ``(seq, digest)`` is what ties it to the log."""
+        ms = self._cache.get(match_id)
+        if ms is not None and ms.head_seq == seq - 1:
+            return self.offer(match_id, seq, stored, digest)  # no skip: the link is checked
+        if (ms is None or not ms.light or ms.created is None or ms.commitment is None
+                or ms.ended is not None or ms.open_request is not None or ms.head_seq >= seq
+                or guard != chance_guard(ms)):
+            return False
+        try:
+            envelope = (ms.codec or CORE_CODEC).decode(stored)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False
+        if (envelope.seq != seq or envelope.match_id != match_id
+                or not isinstance(envelope.event, ChanceRequested)):
+            return False
+        fold(ms, seq, digest, envelope.event)
+        ms.head_at = envelope.at
+        return True
+
+    def cached(self) -> list[MatchState]:
+        """The states held now (for counting, as the metrics do; not for changing)."""
+        return list(self._cache.values())
 
     def forget(self, match_id: str) -> None:
         self._cache.pop(match_id, None)
@@ -117,10 +160,14 @@ class MatchLoader:
             except BaseException:
                 self.forget(ms.match_id)
                 raise
+        # A chance request folded into the state goes with the guard the dice service needs
+        # to answer it from the pointer alone (see jump).
+        guard = (chance_guard(ms) if follow_up is not None
+                 and isinstance(written[-1], ChanceRequested) else None)
         try:
             result = await self.log.append(
                 ms.match_id, head_seq, head_hash, [(s, h) for _, s, h in sealed], side,
-                audience=self._audience(written[-1]),
+                audience=self._audience(written[-1]), guard=guard,
             )
         except BaseException:
             if follow_up is not None:

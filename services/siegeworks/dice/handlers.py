@@ -50,8 +50,10 @@ async def on_log_appended(ctx: ServiceContext, vault: SeedVault, note: LogAppend
         return
     for attempt in range(8):
         # A pointer comes only when dice owes something: finding nothing, look again at the
-        # log's head too (a cache ahead of a log that went back finds nothing for ever).
-        ms = await ctx.loader.load(note.match_id, verify=attempt > 0)
+        # log's head too (a cache ahead of a log that went back finds nothing for ever). At
+        # first a cache that reached the pointer (its copy taken: MatchLoader.jump) is enough.
+        ms = await ctx.loader.load(note.match_id, verify=attempt > 0,
+                                   min_seq=note.last if attempt == 0 else None)
         seed = await vault.seed_for(ctx, ms)
         # The key (a file's stat) only for an end: every chance answer came here before.
         signer = (ctx.signing_key() if ctx.signing_key is not None and ms.ended is not None
