@@ -38,9 +38,15 @@ def chance_guard(ms: MatchState) -> bytes:
     return b"%d:%d" % (ms.next_roll, len(ms.player_seeds))
 
 
+MAX_CACHED = 20_000
+"""Match states a loader keeps at most (about 12-16 kB each): past it the least recently used
+goes, and comes back from its log if it is ever needed again. Finished matches are the ones
+that go, so a long-running service's memory stays bounded."""
+
+
 class MatchLoader:
     def __init__(self, log: EventLog, clock: Clock, light: bool = False,
-                 writer: str | None = None) -> None:
+                 writer: str | None = None, max_cached: int = MAX_CACHED) -> None:
         self.log = log
         # The service appending through this loader: an append whose next owner is the writer
         # itself leaves no pointer, since the writer goes on at once (and a redelivery of what
@@ -48,7 +54,9 @@ class MatchLoader:
         self.writer = writer
         self.clock = clock
         self.light = light
+        # In order of use, oldest first (a dict keeps insertion order; _get moves to the end).
         self._cache: dict[str, MatchState] = {}
+        self.max_cached = max_cached
         # Told (match id, the head this process had seen, the head the log has) when a log
         # holds fewer events than were seen in it: the store went back in time.
         self.on_rewind: Callable[[str, int, int], None] = lambda match_id, seen, now: None
@@ -60,11 +68,13 @@ class MatchLoader:
         looks just like one with nothing new. With ``min_seq`` (a pointer's last seq), a cache
         that has reached it is taken as it is: the compare-and-set of any append catches it
         being stale."""
-        ms = self._cache.get(match_id)
+        ms = self._get(match_id)
         if ms is not None and min_seq is not None and ms.head_seq >= min_seq:
             return ms
         if ms is None:
             ms = self._cache[match_id] = MatchState(match_id, light=self.light)
+            while len(self._cache) > self.max_cached:
+                del self._cache[next(iter(self._cache))]
         entries = await self.log.read(match_id, after_seq=ms.head_seq)
         if not entries and verify and ms.head_seq > 0:
             head_seq, _ = await self.log.head(match_id)
@@ -79,7 +89,7 @@ class MatchLoader:
         """A copy of entry ``seq`` of the log, as an append pointer carried it: folded when the
         cache stops right before it and the copy chains onto the cached head (a log read
         saved); otherwise ignored, and the next load reads the log as ever. True if folded."""
-        ms = self._cache.get(match_id)
+        ms = self._get(match_id)
         if ms is None or ms.head_seq != seq - 1:
             return False
         try:
@@ -102,7 +112,7 @@ class MatchLoader:
 
         The copy's chain link to the skipped entries cannot be checked here; the answer's
         compare-and-set on ``(seq, digest)`` is what ties it to the log."""
-        ms = self._cache.get(match_id)
+        ms = self._get(match_id)
         if ms is not None and ms.head_seq == seq - 1:
             return self.offer(match_id, seq, stored, digest)  # no skip: the link is checked
         if (ms is None or not ms.light or ms.created is None or ms.commitment is None
@@ -119,6 +129,13 @@ class MatchLoader:
         fold(ms, seq, digest, envelope.event)
         ms.head_at = envelope.at
         return True
+
+    def _get(self, match_id: str) -> MatchState | None:
+        """The cached state, now the most recently used."""
+        ms = self._cache.pop(match_id, None)
+        if ms is not None:
+            self._cache[match_id] = ms
+        return ms
 
     def cached(self) -> list[MatchState]:
         """The states held now (for counting, as the metrics do; not for changing)."""
@@ -210,7 +227,7 @@ class MatchLoader:
         state owes nothing (a command refused on a stale view of the match).
         """
         for attempt in range(attempts):
-            cached = self._cache.get(match_id)
+            cached = self._get(match_id)
             trusted = (
                 attempt == 0 and cached is not None
                 and (optimistic or (min_seq is not None and cached.head_seq >= min_seq))
