@@ -29,7 +29,7 @@ import functools
 import hashlib
 import ssl
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import hiredis
@@ -265,12 +265,17 @@ class PipelinedRedis:
         return await future
 
     async def run_script(self, body: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
-        """EVALSHA, loading the script first when the server does not know it (after a restart
-        or a failover): the same fallback redis-py's ``register_script`` has."""
-        sha = _sha1_of(body)
-        try:
-            return await self.send(["EVALSHA", sha, len(keys), *keys, *args])
-        except ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-        return await self.send(["EVAL", body, len(keys), *keys, *args])
+        return await run_script(self.send, body, keys, args)
+
+
+async def run_script(send: Callable[[Sequence[Arg]], Awaitable[Any]], body: str,
+                     keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
+    """EVALSHA through ``send``, with the script itself when the server does not know it (after
+    a restart or a failover): the same fallback redis-py's ``register_script`` has."""
+    sha = _sha1_of(body)
+    try:
+        return await send(["EVALSHA", sha, len(keys), *keys, *args])
+    except ResponseError as exc:
+        if not str(exc).startswith("NOSCRIPT"):
+            raise
+    return await send(["EVAL", body, len(keys), *keys, *args])

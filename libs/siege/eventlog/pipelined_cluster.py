@@ -33,7 +33,7 @@ import redis.crc
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from siege.eventlog.pipelined import Arg, PipelinedRedis, _sha1_of
+from siege.eventlog.pipelined import Arg, PipelinedRedis, run_script
 
 SLOTS = 16384
 MAX_REDIRECTS = 5
@@ -199,15 +199,9 @@ class ClusterPipelinedRedis:
         raise failed
 
     async def run_script(self, body: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
-        """EVALSHA on the master of the script's first key, EVAL where that node does not
-        know it yet (a promoted replica, a node restarted)."""
-        sha = _sha1_of(body)
-        try:
-            return await self.send(["EVALSHA", sha, len(keys), *keys, *args])
-        except ResponseError as exc:
-            if not str(exc).startswith("NOSCRIPT"):
-                raise
-        return await self.send(["EVAL", body, len(keys), *keys, *args])
+        """On the master of the script's first key, loaded there if that node does not know it
+        yet (a promoted replica, a node restarted)."""
+        return await run_script(self.send, body, keys, args)
 
     async def aclose(self) -> None:
         for node in list(self._nodes.values()):
