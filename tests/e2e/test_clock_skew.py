@@ -70,7 +70,7 @@ async def outcomes(client: redis.asyncio.Redis, match_ids: list[str],
 
 def play_with(redis_url: str, client: redis.asyncio.Redis, logs: Path, run: Run, seed: int,
               env: dict[str, str], rules_env: dict[str, str],
-              unfair: list[str] | None = None) -> tuple[int, list[str]]:
+              unfair: list[str] | None = None, matches: int = MATCHES) -> tuple[int, list[str]]:
     with redis.Redis.from_url(redis_url) as sync_client:
         sync_client.flushdb()
     procs = ServiceProcesses(redis_url, logs, {"SIEGE_CLAIM_IDLE_MS": "500", **env})
@@ -79,7 +79,7 @@ def play_with(redis_url: str, client: redis.asyncio.Redis, logs: Path, run: Run,
         start(procs, rules_env)
         try:
             await procs.wait_healthy(client)
-            result = await play_remote(config(seed, matches=MATCHES), client,
+            result = await play_remote(config(seed, matches=matches), client,
                                        stall_timeout_s=60)
             return await outcomes(client, result.match_ids, unfair)
         finally:
@@ -93,13 +93,14 @@ def test_a_rules_host_clock_two_minutes_behind_forfeits_nobody(
         redis_url: str, redis_client: redis.asyncio.Redis, tmp_path: Path, run: Run) -> None:
     skewed = {"SIEGE_CLOCK_SKEW_MS": str(SKEW_MS)}
     # The lever is real: judged by the host's clocks (as before), the same skew forfeits.
-    # Whether a run shows it depends on the match clock's tick landing between a prompt and
-    # its answer, so up to three runs are given the chance.
-    for attempt in range(3):
+    # Whether a run shows it depends on the match clock's tick (every 100 ms) landing between a
+    # prompt and its answer, a few milliseconds apart: so more matches than below, and up to
+    # five runs, are given the chance (20 matches showed it in about one run of three).
+    for attempt in range(5):
         unfair: list[str] = []
         timeouts, reasons = play_with(redis_url, redis_client, tmp_path / f"host{attempt}",
                                       run, 41 + 2 * attempt, {"SIEGE_CLOCK": "host"}, skewed,
-                                      unfair)
+                                      unfair, matches=3 * MATCHES)
         if timeouts:
             break
     assert timeouts > 0 and "forfeit" in reasons
