@@ -83,6 +83,8 @@ def test_a_log_goes_on_after_its_master_is_killed(cluster: EmbeddedCluster) -> N
                     assert time.monotonic() < deadline, "no master took the slot over"
                     await asyncio.sleep(0.1)
             assert appended == 6
+            # The nodes learn of the promotion one by one: ask once they all have.
+            await asyncio.to_thread(cluster.wait_ready)
             assert cluster.master_of(log_key(match_id)) != master
             assert await log.read(match_id) == as_read(0, first + more)
         finally:

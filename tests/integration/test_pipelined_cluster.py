@@ -92,6 +92,8 @@ def test_a_killed_master_is_found_again_after_its_failover(cluster: EmbeddedClus
             # the map) within its redirect budget.
             more = chain(match_id, 3, first[-1][1], 1)
             assert await log.append(match_id, 3, first[-1][1], more) == 4
+            # The nodes learn of the promotion one by one: ask once they all have.
+            await asyncio.to_thread(cluster.wait_ready)
             assert cluster.master_of(log_key(match_id)) != master
             assert await log.read(match_id) == as_read(0, first + more)
         finally:

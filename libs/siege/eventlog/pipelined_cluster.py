@@ -6,8 +6,8 @@ must reach the master serving its key's slot, so :class:`ClusterPipelinedRedis` 
 command to the master of its first key. Commands of one pass of the event loop for the same
 master still leave in one write.
 
-When the map is wrong the cluster says so and the command is sent again, at most
-:data:`MAX_REDIRECTS` times:
+When the map is wrong the cluster says so and the command is sent again (redirected at most
+:data:`MAX_REDIRECTS` times; a lost master waited for up to ``failover_wait_s``):
 - ``MOVED <slot> <host>:<port>``: the slot lives elsewhere for good (a failover, a resharding):
   the slot is pointed there and the whole map read again;
 - ``ASK <slot> <host>:<port>``: the slot is being migrated and this key already moved: the
@@ -26,6 +26,7 @@ goes through it (each consumer reads on a connection of its own).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +39,12 @@ from siege.eventlog.pipelined import Arg, PipelinedRedis, run_script
 SLOTS = 16384
 MAX_REDIRECTS = 5
 RETRY_WAIT_S = 0.2
-"""The wait before the map is read again after a lost connection (doubled each time)."""
+"""The wait before the map is read again after a lost connection (doubled each time, up to
+RETRY_WAIT_MAX_S)."""
+RETRY_WAIT_MAX_S = 1.0
+FAILOVER_WAIT_S = 10.0
+"""How long a command waits for a lost master's slots to be served again (the cluster's node
+timeout, then the promotion) before its caller is told, as Redis being unreachable."""
 
 Address = tuple[str, int]
 
@@ -77,7 +83,8 @@ class ClusterPipelinedRedis:
     nodes share their users."""
 
     def __init__(self, seeds: Sequence[Address], *, username: str | None = None,
-                 password: str | None = None, **connection: Any) -> None:
+                 password: str | None = None, failover_wait_s: float = FAILOVER_WAIT_S,
+                 **connection: Any) -> None:
         if not seeds:
             raise ValueError("a cluster client needs at least one seed node")
         self._seeds = list(seeds)
@@ -86,6 +93,7 @@ class ClusterPipelinedRedis:
         self._nodes: dict[Address, PipelinedRedis] = {}
         self._slots: list[Address | None] = [None] * SLOTS
         self._refreshing: asyncio.Lock | None = None
+        self.failover_wait_s = failover_wait_s
         self.refreshes = 0
 
     @property
@@ -171,9 +179,15 @@ class ClusterPipelinedRedis:
     async def _send(self, args: Sequence[Arg], slot: int,
                     failed: Exception | None = None) -> Any:
         wait = RETRY_WAIT_S
-        for _ in range(MAX_REDIRECTS):
+        give_up = asyncio.get_running_loop().time() + self.failover_wait_s
+        redirects = 0
+        while True:
             if failed is not None:
                 message = str(failed)
+                if isinstance(failed, ResponseError) and message.startswith(("MOVED ", "ASK ")):
+                    redirects += 1
+                    if redirects > MAX_REDIRECTS:
+                        raise failed
                 if isinstance(failed, ResponseError) and message.startswith("MOVED "):
                     moved_slot, address = _address(message)
                     self._slots[moved_slot] = address
@@ -186,17 +200,18 @@ class ClusterPipelinedRedis:
                     await asking
                     return await reply
                 elif isinstance(failed, RedisConnectionError):
+                    if asyncio.get_running_loop().time() + wait > give_up:
+                        raise failed
                     await asyncio.sleep(wait)
-                    wait *= 2
-                    await self.refresh()
+                    wait = min(wait * 2, RETRY_WAIT_MAX_S)
+                    with contextlib.suppress(RedisConnectionError):  # no node yet: wait more
+                        await self.refresh()
                 else:
                     raise failed
             try:
                 return await self._node(await self._master_of(slot)).send(args)
             except (ResponseError, RedisConnectionError) as exc:
                 failed = exc
-        assert failed is not None
-        raise failed
 
     async def run_script(self, body: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
         """On the master of the script's first key, loaded there if that node does not know it
