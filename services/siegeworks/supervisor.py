@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -58,15 +58,17 @@ class ServiceProcesses:
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.exit_codes: dict[str, int] = {}
 
-    def start(self, service: str, consumer: str | None = None) -> None:
+    def start(self, service: str, consumer: str | None = None, args: Sequence[str] = (),
+              env: Mapping[str, str] | None = None) -> None:
+        """Starts ``service`` with ``args`` after its own and ``env`` over the shared one."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
         with open(self.log_dir / f"{service}.log", "ab") as log:
             self.procs[service] = subprocess.Popen(
                 [sys.executable, "-m", "siegeworks.cli", "serve", service,
-                 "--consumer", consumer or f"{service}-0"],
+                 "--consumer", consumer or f"{service}-0", *args],
                 # The service ends with this process, however it ends (see die_with_parent).
                 env={**self.env, "REDIS_URL": self.service_urls.get(service, self.redis_url),
-                     PARENT_ENV: str(os.getpid())},
+                     **(env or {}), PARENT_ENV: str(os.getpid())},
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def start_all(self) -> None:

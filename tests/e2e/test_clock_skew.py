@@ -41,12 +41,7 @@ def start(procs: ServiceProcesses, rules_env: dict[str, str]) -> None:
     """The four services; only the rules process gets ``rules_env`` (its host clock)."""
     for service in ("match", "dice", "scoring"):
         procs.start(service)
-    shared = procs.env
-    procs.env = {**shared, **rules_env}
-    try:
-        procs.start("rules")
-    finally:
-        procs.env = shared
+    procs.start("rules", env=rules_env)
 
 
 async def outcomes(client: redis.asyncio.Redis, match_ids: list[str],

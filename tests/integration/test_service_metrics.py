@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from siegeworks.metrics import COMMANDS_LABEL, read_backlog
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.serve import SERVICES
-from siegeworks.supervisor import PARENT_ENV
+from siegeworks.supervisor import ServiceProcesses
 
 pytestmark = pytest.mark.integration
 
@@ -115,24 +114,18 @@ def of(samples: Samples, name: str, service: str, **extra: str) -> float | None:
                                          **extra}.items())))
 
 
-class Services:
+class Services(ServiceProcesses):
     """The four services, each with a metrics port: by --metrics-port, dice by the
     environment (SIEGE_METRICS_PORT)."""
 
     def __init__(self, redis_url: str, log_dir: Path) -> None:
+        super().__init__(redis_url, log_dir)
         self.ports = {service: free_port() for service in SERVICES}
-        self.log_dir = log_dir
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
-        log_dir.mkdir(parents=True, exist_ok=True)
         for service, port in self.ports.items():
-            by_env = service == "dice"
-            env = {**os.environ, "REDIS_URL": redis_url, PARENT_ENV: str(os.getpid()),
-                   **({"SIEGE_METRICS_PORT": str(port)} if by_env else {})}
-            args = [] if by_env else ["--metrics-port", str(port)]
-            with open(log_dir / f"{service}.log", "ab") as log:
-                self.procs[service] = subprocess.Popen(
-                    [*SIEGE, "serve", service, "--consumer", f"{service}-0", *args], env=env,
-                    stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            if service == "dice":
+                self.start(service, env={"SIEGE_METRICS_PORT": str(port)})
+            else:
+                self.start(service, args=["--metrics-port", str(port)])
 
     def log(self, service: str) -> str:
         return (self.log_dir / f"{service}.log").read_text()
@@ -151,19 +144,6 @@ class Services:
             assert time.monotonic() < deadline, f"not ready: {waiting}"
             time.sleep(0.05)
 
-    def stop(self) -> dict[str, int]:
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        codes = {}
-        for service, proc in self.procs.items():
-            try:
-                codes[service] = proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                codes[service] = proc.wait()
-        return codes
-
 
 @pytest.fixture
 def services(redis_url: str, redis_client: redis.asyncio.Redis,
@@ -173,7 +153,7 @@ def services(redis_url: str, redis_client: redis.asyncio.Redis,
         procs.wait_ready()
         yield procs
     finally:
-        procs.stop()
+        procs.stop_all(timeout_s=20)
 
 
 def siege_health(redis_url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -236,7 +216,7 @@ def test_services_export_metrics_and_siege_health_shows_the_same_figures(
     line = next(x for x in text.stdout.splitlines() if x.startswith("dice dice-0 pid"))
     assert f"processed {records['dice']['processed']}," in line and ", lag " in line
 
-    codes = services.stop()
+    codes = services.stop_all(timeout_s=20)
     assert codes == dict.fromkeys(SERVICES, 0), {s: services.log(s) for s in SERVICES}
     for port in services.ports.values():  # the metrics servers went with them
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
