@@ -10,6 +10,7 @@
 // refused; 3 the overall timeout ran out.
 
 import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { parseArgs } from 'node:util';
 
 import { decode, encode } from '@msgpack/msgpack';
@@ -137,9 +138,11 @@ async function register(writer, client) {
 
 async function play(opts) {
   const random = prng(opts.seed);
-  const inbox = `siege:client:{${opts.client}}:inbox`;
+  // Every key of this client carries its shard as a hash tag: crc32 of the id, mod 16.
+  const prefix = `siege:client:{s${crc32(opts.client) % 16}}:${opts.client}:`;
+  const inbox = `${prefix}inbox`;
   // The one stream this client writes: the services take whoever owns it as the sender.
-  const commands = `siege:client:{${opts.client}}:commands`;
+  const commands = `${prefix}commands`;
   // One connection writes; another one blocks in XREAD, so a submit never waits behind it.
   // Replies come as Buffers: bus entries are binary msgpack.
   const writer = createClient({ url: opts.redisUrl });

@@ -20,6 +20,7 @@ import random
 import sys
 import time
 import uuid
+import zlib
 
 import msgpack
 import redis
@@ -28,7 +29,9 @@ RETRYABLE = {"illegal_action", "malformed"}  # another legal action may be accep
 
 
 def key(client: str, rest: str) -> str:
-    return f"siege:client:{{{client}}}:{rest}"  # the braces are part of the key (a hash tag)
+    # The braces are part of the key (a Redis hash tag): the client's shard, crc32 mod 16.
+    shard = zlib.crc32(client.encode()) % 16
+    return f"siege:client:{{s{shard}}}:{client}:{rest}"
 
 
 def main() -> int:

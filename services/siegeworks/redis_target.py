@@ -6,6 +6,10 @@ audit`` after ``siege run`` find the matches that run wrote.
 
 ``rediss://`` is Redis over TLS; its certificates go in the query, as redis-py's ``ssl_*``
 arguments: ``rediss://host:6380/0?ssl_ca_certs=/etc/redis/ca.crt`` (see deploy/redis/tls.md).
+
+``redis+cluster://`` (or ``rediss+cluster://``) is a Redis Cluster, named by one or more seed
+nodes separated by commas: ``redis+cluster://user:pw@10.0.0.1:7000,10.0.0.2:7000``. The client
+learns every other node from whichever seed answers (:func:`connect`).
 """
 
 from __future__ import annotations
@@ -14,15 +18,18 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 
 HOME_NAME = ".siege"
-SCHEMES = ("redis", "rediss", "unix")
+SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
+CLUSTER_SUFFIX = "+cluster"
 SECRET_OPTIONS = ("ssl_password",)  # the passphrase of a rediss:// URL's client key
 
 
@@ -49,13 +56,60 @@ def check_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES:
         raise RedisUrlError(f"{redacted(url)!r} is not a Redis URL: it must start with "
-                            "redis://, rediss:// or unix://")
+                            "redis://, rediss://, unix://, redis+cluster:// or "
+                            "rediss+cluster://")
+    if is_cluster_url(url):
+        try:
+            seeds(url)
+        except ValueError as error:
+            raise RedisUrlError(f"{redacted(url)!r}: {error}") from None
     tls_options = sorted({name for name, _ in parse_qsl(parts.query) if name.startswith("ssl_")})
     if tls_options and parts.scheme != "rediss":
         # redis-py would pass them to a plain connection, which fails with a TypeError.
         raise RedisUrlError(f"{redacted(url)!r} has TLS options ({', '.join(tls_options)}): "
                             "TLS needs a rediss:// URL")
     return url
+
+
+def is_cluster_url(url: str) -> bool:
+    return urlsplit(url).scheme.endswith(CLUSTER_SUFFIX)
+
+
+def seeds(url: str) -> list[tuple[str, int]]:
+    """The seed nodes of a cluster URL, as (host, port); port 6379 where none is given."""
+    netloc = urlsplit(url).netloc.rpartition("@")[2]
+    found = []
+    for part in netloc.split(","):
+        host, colon, port = part.strip().rpartition(":")
+        if not colon:
+            host, port = port, "6379"
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"{part!r} is no host:port")
+        found.append((host.strip("[]"), int(port)))
+    return found
+
+
+def plain_url(url: str) -> str:
+    """The URL of a cluster URL's first seed, as a plain ``redis://`` (or ``rediss://``) URL
+    with its user, password and options: what a tool that speaks to one node takes."""
+    parts = urlsplit(url)
+    if not is_cluster_url(url):
+        return url
+    user, at, _ = parts.netloc.rpartition("@")
+    host, port = seeds(url)[0]
+    return urlunsplit(parts._replace(scheme=parts.scheme.removesuffix(CLUSTER_SUFFIX),
+                                     netloc=f"{user}{at}{host}:{port}"))
+
+
+def connect(url: str, **options: Any) -> Redis | RedisCluster:
+    """A redis-py client for ``url``: a :class:`RedisCluster` for a cluster URL (every seed a
+    startup node), else a plain :class:`Redis`. ``options`` go to either (``max_connections``,
+    ``decode_responses``, ...)."""
+    check_url(url)
+    if not is_cluster_url(url):
+        return Redis.from_url(url, **options)
+    nodes = [ClusterNode(host, port) for host, port in seeds(url)]
+    return RedisCluster.from_url(plain_url(url), **options, startup_nodes=nodes)
 
 
 def siege_home() -> Path:
@@ -82,7 +136,7 @@ def data_dir() -> Path:
 async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, str, str]]:
     """Yields the log, a description of where it is, and its URL."""
     if redis_url:
-        client = Redis.from_url(check_url(redis_url))
+        client = connect(redis_url)
         try:
             yield RedisEventLog(client), redacted(redis_url), redis_url
         finally:

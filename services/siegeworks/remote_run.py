@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoPermissionError
 
@@ -29,6 +30,7 @@ from siege.contracts.rejections import RejectionCode
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.eventlog.pipelined_cluster import pipelined_like
 from siege.hosting.lobby import OPEN
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats
@@ -63,7 +65,7 @@ def run_client_id(redis: Redis, bots_seed: bytes) -> str:
 def own_client_id(redis: Redis, fallback: str) -> str:
     """The client id a run acts as: under ACLs the one its user name binds it to
     (``client-<id>``), since the services attribute its commands to that; else ``fallback``."""
-    user = redis.connection_pool.connection_kwargs.get("username") or ""
+    user = redis.get_connection_kwargs().get("username") or ""
     return user.removeprefix("client-") if user.startswith("client-") else fallback
 
 
@@ -157,7 +159,9 @@ async def play_specs(
     """Plays every match of ``specs`` with bot clients over the bus, at most ``concurrency``
     at a time, as client ``client``; returns their results by match id."""
     # The bots' commands of one poll leave together, in one write, at the end of the pass.
-    fast, reads = PipelinedRedis.like(redis), PipelinedRedis.like(redis)
+    fast = pipelined_like(redis)
+    # On a cluster the reader reads per slot on pooled connections (SeatReader).
+    reads = None if isinstance(redis, RedisCluster) else PipelinedRedis.like(redis)
     bus = (RedisBus(redis, buffered=True, pipelined=fast, keep_refused=True) if probe is None
            else _ProbedBus(redis, probe, fast))
     reader = SeatReader(redis, on_prompt=probe.prompted if probe else None, pipelined=reads)
@@ -166,7 +170,8 @@ async def play_specs(
                            concurrency, client)
     finally:
         await fast.aclose()
-        await reads.aclose()
+        if reads is not None:
+            await reads.aclose()
 
 
 async def _play(

@@ -38,6 +38,7 @@ from siege.eventlog.keys import (
 )
 from siege.eventlog.log import RedisEventLog
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.eventlog.pipelined_cluster import pipelined_like
 from siege.hosting.clock import Clock, FixedClock, RedisClock, SystemClock, redis_time_ms
 from siege.hosting.signing import seeded_key
 from siege.tournament.state import is_tournament
@@ -56,6 +57,7 @@ from siegeworks.metrics import (
     matches_running,
     metrics_app,
 )
+from siegeworks.redis_target import connect, is_cluster_url
 from siegeworks.rules import handlers as rules
 from siegeworks.scoring import handlers as scoring
 from siegeworks.scoring.ratings import RatingBook, apply_finished_tournament
@@ -84,6 +86,7 @@ TRIM_EVERY_S = 30.0
 carries pointers and commands, not history (the logs are the history), so it stays small."""
 HEALTH_TTL_S = 5
 MAX_CONNECTIONS = 64
+CLUSTER_MAX_CONNECTIONS = 256
 
 
 class Health(msgspec.Struct):
@@ -292,14 +295,22 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     ])
     # Handlers of one batch run concurrently; a blocking pool makes them wait for a connection
     # instead of failing when more are in flight than the pool holds.
-    pool_options: dict[str, Any] = {"max_connections": MAX_CONNECTIONS, "timeout": 30}
-    if redis_url.startswith("redis://"):
-        pool_options["connection_class"] = CountingConnection
-    redis = Redis(connection_pool=BlockingConnectionPool.from_url(redis_url, **pool_options))
+    redis: Any
+    reads: PipelinedRedis | None = None
+    if is_cluster_url(redis_url):
+        # Per node; each slot's read loop holds one while it blocks (StreamConsumer).
+        redis = connect(redis_url, max_connections=CLUSTER_MAX_CONNECTIONS)
+    else:
+        pool_options: dict[str, Any] = {"max_connections": MAX_CONNECTIONS, "timeout": 30}
+        if redis_url.startswith("redis://"):
+            pool_options["connection_class"] = CountingConnection
+        redis = Redis(connection_pool=BlockingConnectionPool.from_url(redis_url,
+                                                                      **pool_options))
+        reads = PipelinedRedis.like(redis)  # the consumer's blocking reads, with its acks
     # The hot path (appends, log reads, publications, acks) goes through one auto-pipelined
-    # connection: a batch's commands for many matches leave in one write.
-    pipelined = PipelinedRedis.like(redis)
-    reads = PipelinedRedis.like(redis)  # the consumer's blocking reads, with its acks
+    # connection (one per master on a cluster): a batch's commands for many matches leave in
+    # one write.
+    pipelined = pipelined_like(redis)
     bus = RedisBus(redis, buffered=True, pipelined=pipelined)
     ctx = ServiceContext.create(service, RedisEventLog(redis, pipelined=pipelined), bus,
                                 await _clock(redis))
@@ -453,7 +464,8 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
         await clock
     await redis.delete(health_key(service, consumer))
     await pipelined.aclose()
-    await reads.aclose()
+    if reads is not None:
+        await reads.aclose()
     await redis.aclose()
 
 
@@ -500,7 +512,11 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
 
 
 async def read_health(redis: Redis) -> list[Health]:
-    keys = [key async for key in redis.scan_iter(match="siege:health:*")]
-    values = await redis.mget(keys) if keys else []
+    keys = [key async for key in redis.scan_iter(match="siege:health:*", _type="string")]
+    # One GET each in a pipeline, not MGET: on a cluster the records sit in different slots.
+    async with redis.pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.get(key)
+        values = await pipe.execute() if keys else []
     return sorted((msgspec.json.decode(v, type=Health) for v in values if v),
                   key=lambda h: (h.service, h.consumer))

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from siege.contracts.messages import LogAppended
 from siege.eventlog.log import EventLog
@@ -87,7 +88,11 @@ async def read_beat(redis: Redis, keeper: bool
                     ) -> tuple[bytes | None, int | None, int, str | None]:
     """The epoch, the beat, the rewinds counted and the server's run id (new at every start of
     redis-server); the keeper (the match service) sets the epoch if missing and counts the beat
-    first. One round trip."""
+    first. One round trip.
+
+    On a Redis Cluster the run id is that of every primary together: a failover (a replica
+    promoted, which may have lagged) or a restart of any of them changes it."""
+    cluster = isinstance(redis, RedisCluster)
     async with redis.pipeline(transaction=False) as pipe:
         if keeper:
             pipe.set(EPOCH_KEY, secrets.token_hex(8), nx=True)
@@ -95,8 +100,14 @@ async def read_beat(redis: Redis, keeper: bool
         pipe.get(EPOCH_KEY)
         pipe.get(BEAT_KEY)
         pipe.get(REWINDS_KEY)
-        pipe.info("server")
+        if not cluster:  # a cluster's pipeline refuses INFO: asked of each primary below
+            pipe.info("server")
         replies = await pipe.execute(raise_on_error=False)
+    if cluster:
+        servers = await redis.info("server", target_nodes=RedisCluster.PRIMARIES)
+        ids = sorted(str(info.get("run_id")) for info in servers.values()
+                     if isinstance(info, dict))
+        replies.append({"run_id": ",".join(ids)})
     epoch, beat, rewinds, server = replies[-4:]
     run_id = server.get("run_id") if isinstance(server, dict) else None
     return (bytes(epoch) if epoch is not None else None,

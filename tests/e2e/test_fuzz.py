@@ -210,7 +210,7 @@ def test_fuzzed_commands_change_no_log_and_the_services_keep_serving(
         # Every inbox there is, not only the predicted ones: an answer on the inbox of a client
         # that an entry named, instead of its sender's, is an answer nobody expected.
         inboxes = {as_text(k) async for k in redis_client.scan_iter(
-            match="siege:client:{*}:inbox", _type="stream")}
+            match="siege:client:{s*}:*:inbox", _type="stream")}
         topics = {REPLIES_STREAM, inbox_key(FUZZER), inbox_key(FUZZER_B), *inboxes} | {
             s.outcome.topic for s in shots if s.outcome is not None}
         return (await redis_client.xrange(DEAD_LETTER_STREAM),

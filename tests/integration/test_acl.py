@@ -191,9 +191,9 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("siege-match", "pw-match", ("HSET", LOBBY_HASH, "m", "x")),
     ("siege-auditor", "pw-auditor", ("XRANGE", log_key("m"), "-", "+")),
     # What `siege standings` reads for the rating changes.
-    ("siege-auditor", "pw-auditor", ("EXISTS", "siege:ratings:tournaments:t-0123456789ab")),
-    ("siege-auditor", "pw-auditor", ("HMGET", "siege:ratings", "e0000-greedy")),
-    ("siege-auditor", "pw-auditor", ("XRANGE", "siege:ratings:changes", "-", "+")),
+    ("siege-auditor", "pw-auditor", ("EXISTS", "siege:ratings:{all}:tournaments:t-0123456789ab")),
+    ("siege-auditor", "pw-auditor", ("HMGET", "siege:ratings:{all}", "e0000-greedy")),
+    ("siege-auditor", "pw-auditor", ("XRANGE", "siege:ratings:{all}:changes", "-", "+")),
     # What the web pages read, and the watching the gateway does as a client.
     ("siege-web", "pw-web", ("XRANGE", log_key("m"), "-", "+")),
     ("siege-web", "pw-web", ("HGETALL", LOBBY_HASH)),

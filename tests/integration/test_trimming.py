@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
+from siege.eventlog.keys import commands_key
 from siege.testing.waiting import wait_until
 from siegeworks.transport.trimming import safe_trim_id, trim_consumed, trim_forever
 
@@ -107,12 +108,12 @@ def test_a_crashed_consumers_pending_entries_survive_and_can_be_claimed(
 def test_a_stream_without_groups_is_left_alone(redis_client: Redis, run: Run) -> None:
     async def scenario() -> None:
         r = redis_client
-        ids = await add(r, "siege:client:{bob}:commands", 5)
-        assert await safe_trim_id(r, "siege:client:{bob}:commands") is None
-        assert await safe_trim_id(r, "siege:client:{nobody}:commands") is None  # no such key
+        ids = await add(r, commands_key("bob"), 5)
+        assert await safe_trim_id(r, commands_key("bob")) is None
+        assert await safe_trim_id(r, commands_key("nobody")) is None  # no such key
         assert await trim_consumed(
-            r, ["siege:client:{bob}:commands", "siege:client:{nobody}:commands"]) == 0
-        assert await remaining(r, "siege:client:{bob}:commands") == ids
+            r, [commands_key("bob"), commands_key("nobody")]) == 0
+        assert await remaining(r, commands_key("bob")) == ids
 
     run(scenario())
 
@@ -190,7 +191,7 @@ def test_the_loop_survives_errors_and_picks_up_new_streams(redis_client: Redis, 
         assert set(log.events("warning")) == {"bus_trim_failed"}
 
         streams.remove("not-a-stream")
-        newcomer = "siege:client:{newcomer}:commands"
+        newcomer = commands_key("newcomer")
         await add(r, newcomer, 2)
         await r.xgroup_create(newcomer, "match", "0")
         await r.xack(newcomer, "match", *await read(r, "match", "c", 2, newcomer))

@@ -6,7 +6,7 @@ import pytest
 
 from siege.contracts.messages import CreateMatch, JoinMatch, SubmitAction
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import client_of_commands_key, commands_key
+from siege.eventlog.keys import client_of_commands_key, client_shard, commands_key, inbox_key
 from siege.hosting.lobby import Refusal
 from siegeworks import quotas
 from siegeworks.ingress import Admission, attribute
@@ -28,8 +28,11 @@ def test_the_commands_key_names_its_client(client: str) -> None:
     assert client_of_commands_key(commands_key(client)) == client
 
 
-@pytest.mark.parametrize("key", ["siege:commands", "siege:client:{ann}:inbox",
-                                 "siege:client:{a b}:commands", "siege:client:{}:commands"])
+@pytest.mark.parametrize("key", [
+    "siege:commands", inbox_key("ann"), "siege:client:{s1}:a b:commands",
+    "siege:client:{s1}::commands", "siege:client:{ann}:commands",
+    # ann's stream under another shard's tag: nobody's (ann's shard is 3)
+    commands_key("ann").replace(f"{{s{client_shard('ann')}}}", "{s4}")])
 def test_other_keys_name_no_client(key: str) -> None:
     assert client_of_commands_key(key) is None
 

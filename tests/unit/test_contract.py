@@ -87,7 +87,8 @@ def test_a_client_may_read_every_channel_the_contract_says_it_receives_on() -> N
     rules = client_rules("alice")
     readable = [r.removeprefix("%R~") for r in rules if r.startswith("%R~")]
     writable = [r.removeprefix("%W~") for r in rules if r.startswith("%W~")]
-    sample = {"client": "{alice}", "match_id": "m-1", "seat": "0", "shard": "{s3}"}
+    sample = {"client": "alice", "client_shard": "{s7}", "match_id": "m-1", "seat": "0",
+              "shard": "{s3}"}
     sends = {op["channel"]["$ref"].rsplit("/", 1)[-1]
              for op in doc["operations"].values() if op["action"] == "send"}
     assert sends == {"commands"}

@@ -249,7 +249,8 @@ class SeatGranted(Message, frozen=True, tag="note.seat_granted", kw_only=True):
         "secret."))]
     stream: Annotated[str, Meta(description=(
         "The Redis stream of this seat's prompts, "
-        "`siege:client:{<client id>}:seat:<match_id>:<seat>`: XREAD it from `0-0`, one "
+        "`siege:client:{s<client shard>}:<client id>:seat:<match_id>:<seat>`: XREAD it from "
+        "`0-0`, one "
         "SeatPrompted per decision."))]
 
 

@@ -106,8 +106,10 @@ def asyncapi() -> dict[str, Any]:
         },
     }
     shard = {"description": "`s` and the match's shard: crc32(match_id) mod 16, e.g. `{s3}`."}
-    client = {"description": "Your client id in braces (a Redis hash tag), e.g. `{alice}`. "
-                           "Ids are 1-64 of `A-Z a-z 0-9 _ . -`."}
+    client_shard = {"description": "`s` and your client's shard in braces (a Redis hash tag): "
+                                 "crc32(client id) mod 16, e.g. `{s7}` for `alice`."}
+    client = {"description": "Your client id, e.g. `alice`. Ids are 1-64 of "
+                           "`A-Z a-z 0-9 _ . -`."}
     match_id = {"description": "The match id."}
     seat = {"description": "The seat number, from 0."}
 
@@ -119,7 +121,8 @@ def asyncapi() -> dict[str, Any]:
 
     channels = {
         "commands": {
-            "address": "siege:client:{client}:commands", "title": "A client's commands",
+            "address": "siege:client:{client_shard}:{client}:commands",
+            "title": "A client's commands",
             "description": "The one stream a client writes (XADD): its commands. The services "
                            "take the stream's owner as the sender: `client` may be left empty; "
                            "a command naming another client is refused (`bad_client`). The "
@@ -127,25 +130,26 @@ def asyncapi() -> dict[str, Any]:
                            "`siege:clients` (the operator's `siege acl issue` adds one; on a "
                            "server without ACLs a client adds itself with SADD and rings "
                            "`siege:clients:changed` with XADD * c <id>). " + ENCODING_NOTE,
-            "parameters": {"client": client},
+            "parameters": {"client_shard": client_shard, "client": client},
             "messages": refs("CreateMatch", "JoinMatch", "RegisterEntrant", "SubmitAction",
                              "ResignMatch", "WatchMatch"),
         },
         "inbox": {
-            "address": "siege:client:{client}:inbox", "title": "A client's inbox",
+            "address": "siege:client:{client_shard}:{client}:inbox", "title": "A client's inbox",
             "description": "Read with XREAD (a consumer group would need write rights). Only "
                            "this client may read it.",
-            "parameters": {"client": client},
+            "parameters": {"client_shard": client_shard, "client": client},
             "messages": refs("SeatGranted", "EntrantAccepted", "CommandRefused",
                              "ActionAcknowledged", "ActionRejected", "MatchFinished"),
         },
         "seat": {
-            "address": "siege:client:{client}:seat:{match_id}:{seat}",
+            "address": "siege:client:{client_shard}:{client}:seat:{match_id}:{seat}",
             "title": "One seat's prompts",
             "description": "Read with XREAD. One entry per decision, entry id `<decision>-1`, "
                            "so a prompt is never delivered twice. Only the seat's holder may "
                            "read it.",
-            "parameters": {"client": client, "match_id": match_id, "seat": seat},
+            "parameters": {"client_shard": client_shard, "client": client,
+                           "match_id": match_id, "seat": seat},
             "messages": refs("SeatPrompted"),
         },
         "watch": {

@@ -26,15 +26,19 @@ from siege.eventlog.keys import (
     commands_key,
 )
 
+# What a Redis Cluster client needs to find its way, for every user: the slot map (redis-py asks
+# CLUSTER SLOTS, or CLUSTER SHARDS), the command table it routes by (COMMAND, COMMAND GETKEYS),
+# and ASKING and READONLY for slots on the move and reads from replicas. None reads a key.
+CLUSTER_COMMANDS = ("+cluster|slots", "+cluster|shards", "+command", "+asking", "+readonly")
 # Commands by category; every user starts from nothing (-@all). Services never get @dangerous
 # (FLUSHALL, KEYS, DEBUG, ...) nor @admin.
 SERVICE_COMMANDS = ("+@read", "+@write", "+@stream", "+@scripting", "+@transaction",
                     "+@connection", "+@keyspace", "-@dangerous", "-@admin", "+info",
-                    "+client|setname", "+client|id", "+time")
+                    "+client|setname", "+client|id", "+time", *CLUSTER_COMMANDS)
 CLIENT_COMMANDS = ("+xadd", "+xread", "+xrange", "+xrevrange", "+xlen", "+hget", "+hmget",
                    "+hgetall", "+hscan", "+hlen",
                    "+ping", "+hello",
-                   "+auth", "+client|setname", "+client|id", "+select")
+                   "+auth", "+client|setname", "+client|id", "+select", *CLUSTER_COMMANDS)
 
 _LOG = "{s*}:log:*"  # every match and tournament log
 _ALL_BUSES = "{s*}:bus*"  # the append script writes the general and the owing audience's bus
@@ -114,7 +118,7 @@ def gateway_rules() -> list[str]:
     the people playing in browsers too: it writes the commands streams and reads the streams
     of ids under ``GATEWAY_PEOPLE`` only, and registers them (a name in the set of clients
     opens nothing: what a client may write is its ACL's)."""
-    people = f"siege:client:{{{GATEWAY_PEOPLE}*}}:"
+    people = f"siege:client:{{s*}}:{GATEWAY_PEOPLE}*:"
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, "+exists",
             "+zrange", "+lrange", "+sadd", *AUDITOR_KEYS, f"%W~{commands_key(GATEWAY_CLIENT)}",
             f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}",
@@ -125,8 +129,7 @@ def gateway_rules() -> list[str]:
 def auditor_rules() -> list[str]:
     return ["on", "resetkeys", "resetchannels", "-@all", "+xrange", "+xrevrange", "+xlen",
             "+zrange", "+hget", "+hmget", "+hgetall", "+exists", "+lrange", "+ping", "+hello",
-            "+auth",
-            "+select", *AUDITOR_KEYS]
+            "+auth", "+select", *CLUSTER_COMMANDS, *AUDITOR_KEYS]
 
 
 def _users() -> dict[str, list[str]]:

@@ -98,13 +98,26 @@ def valid_client_id(client: str) -> bool:
 
 
 @lru_cache(maxsize=KEYS_CACHED)
+def client_shard(client: str) -> int:
+    """A client's shard, as a match's: crc32 of its UTF-8 id, modulo :data:`SHARDS`."""
+    return shard_of(client)
+
+
+@lru_cache(maxsize=KEYS_CACHED)
 def client_prefix(client: str) -> str:
-    """Every stream written for one client starts with this; one ACL pattern
-    (``%R~siege:client:{<id>}:*``) opens exactly these to that client. The hash tag keeps a
-    client's streams in one cluster slot, so it can read them all in one XREAD."""
+    """Every stream written for one client starts with this, ``siege:client:{s<shard>}:<id>:``;
+    one ACL pattern (``%R~siege:client:{s<shard>}:<id>:*``) opens exactly these to that client
+    (an id holds no colon, so no other id's keys match).
+
+    The hash tag is the client's shard (:func:`client_shard`), the tag of the matches' keys: on
+    a Redis Cluster a client's streams share one slot (it reads them all in one XREAD), and the
+    commands streams of every client of a shard share the slot of that shard's buses, so a
+    service reads a shard's pointers and its clients' commands in one XREADGROUP, sixteen reads
+    in all however many clients there are (docs/decisions/0013-clients-in-shards.md).
+    """
     if not valid_client_id(client):
         raise ValueError(f"invalid client id {client!r}")
-    return f"siege:client:{{{client}}}:"
+    return f"siege:client:{_tag(client_shard(client))}:{client}:"
 
 
 def inbox_key(client: str) -> str:
@@ -120,12 +133,16 @@ def commands_key(client: str) -> str:
     return client_prefix(client) + "commands"
 
 
+_COMMANDS_KEY = re.compile(r"siege:client:\{s(\d+)\}:([^:]+):commands")
+
+
 def client_of_commands_key(key: str) -> str | None:
-    """The client whose commands stream ``key`` is; None for any other key."""
-    if not (key.startswith("siege:client:{") and key.endswith("}:commands")):
+    """The client whose commands stream ``key`` is; None for any other key (one whose shard is
+    not its client's included: nobody's stream)."""
+    found = _COMMANDS_KEY.fullmatch(key)
+    if found is None or not valid_client_id(found[2]):
         return None
-    client = key[len("siege:client:{"):-len("}:commands")]
-    return client if valid_client_id(client) else None
+    return found[2] if int(found[1]) == client_shard(found[2]) else None
 
 
 def watch_key(match_id: str) -> str:

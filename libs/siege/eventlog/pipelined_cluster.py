@@ -31,10 +31,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis.crc
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import SSLConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from siege.eventlog.pipelined import Arg, PipelinedRedis, run_script
+from siege.eventlog.pipelined import Arg, PipelinedRedis, run_script, ssl_context_like
 
 SLOTS = 16384
 MAX_REDIRECTS = 5
@@ -95,6 +98,18 @@ class ClusterPipelinedRedis:
         self._refreshing: asyncio.Lock | None = None
         self.failover_wait_s = failover_wait_s
         self.refreshes = 0
+
+    @classmethod
+    def like(cls, cluster: RedisCluster) -> ClusterPipelinedRedis:
+        """Connections to the masters of the cluster of the redis-py client ``cluster``, as its
+        user, over TLS if it uses TLS; seeded with the nodes it knows."""
+        kw = cluster.get_connection_kwargs()
+        nodes = cluster.get_nodes() or cluster.nodes_manager.startup_nodes.values()
+        seeds = [(node.host, int(node.port)) for node in nodes]
+        tls = (ssl_context_like(kw) if issubclass(kw.get("connection_class") or object,
+                                                  SSLConnection) else None)
+        return cls(seeds, username=kw.get("username"), password=kw.get("password"),
+                   ssl_context=tls)
 
     @property
     def commands_sent(self) -> int:
@@ -221,3 +236,10 @@ class ClusterPipelinedRedis:
     async def aclose(self) -> None:
         for node in list(self._nodes.values()):
             await node.aclose()
+
+
+def pipelined_like(redis: Redis | RedisCluster) -> PipelinedRedis | ClusterPipelinedRedis:
+    """The hot path's auto-pipelined client for whichever redis-py client ``redis`` is."""
+    if isinstance(redis, RedisCluster):
+        return ClusterPipelinedRedis.like(redis)
+    return PipelinedRedis.like(redis)

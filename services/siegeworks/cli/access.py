@@ -21,7 +21,7 @@ from siege.eventlog.acl import acl_file, client_rules, env_files, example_passwo
 from siege.eventlog.keys import valid_client_id
 from siegeworks.cli.app import app
 from siegeworks.cli.common import err, fail, out, run_async
-from siegeworks.redis_target import check_url, redacted
+from siegeworks.redis_target import connect, redacted
 
 EXAMPLE = Path("deploy/redis/users.acl")
 GUIDE = "deploy/redis/credentials.md"
@@ -67,7 +67,7 @@ def _as_operator(redis_url: str | None, work: Callable[[Redis], Coroutine[Any, A
         raise fail("say which Redis: --redis-url or REDIS_URL (as the operator user)")
 
     async def session() -> T:
-        redis = Redis.from_url(check_url(redis_url))
+        redis = connect(redis_url)
         try:
             return await work(redis)
         except AuthenticationError as error:

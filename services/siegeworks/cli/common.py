@@ -9,6 +9,7 @@ import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
 
 import msgspec
 import typer
@@ -23,7 +24,7 @@ from siege.eventlog.embedded import EmbeddedRedisError
 from siege.eventlog.keys import valid_client_id
 from siegeworks.clients.human import InputEndedError
 from siegeworks.clients.joiner import JoinRefusedError
-from siegeworks.redis_target import RedisUrlError, check_url
+from siegeworks.redis_target import RedisUrlError, check_url, connect
 from siegeworks.remote_run import StalledError
 from siegeworks.supervisor import ServiceStartError
 
@@ -210,7 +211,7 @@ def run_as_client(client: str, redis_url: str,
         raise fail("say which Redis the services use: --redis-url or REDIS_URL")
 
     redis_url = check_url(redis_url)
-    user = Redis.from_url(redis_url).connection_pool.connection_kwargs.get("username") or ""
+    user = urlsplit(redis_url).username or ""
     if user.startswith("client-") and user != f"client-{client}":
         # The services take a command's sender from the stream it is written on, and this user
         # may write only its own: say so rather than fail on a refused write.
@@ -218,7 +219,7 @@ def run_as_client(client: str, redis_url: str,
                    f"use --client {user[7:]}")
 
     async def session() -> T:
-        redis = Redis.from_url(redis_url)
+        redis = connect(redis_url)
         try:
             return await play(redis)
         finally:

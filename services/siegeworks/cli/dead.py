@@ -15,7 +15,7 @@ from rich.table import Table
 
 from siegeworks.cli.app import app
 from siegeworks.cli.common import err, fail, out, run_async
-from siegeworks.redis_target import check_url
+from siegeworks.redis_target import connect
 from siegeworks.transport import dead_letters
 from siegeworks.transport.dead_letters import DeadLetter, DeadLetterError
 
@@ -50,7 +50,7 @@ def _on_redis(redis_url: str | None, work: Callable[[Redis], Coroutine[Any, Any,
         raise fail("say which Redis the services use: --redis-url or REDIS_URL")
 
     async def session() -> T:
-        redis = Redis.from_url(check_url(redis_url))
+        redis = connect(redis_url)
         try:
             return await work(redis)
         finally:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from redis.asyncio import Redis
 from rich.table import Table
 
 from siege.contracts.lobby import OpenSeats
 from siegeworks.cli.app import app
 from siegeworks.cli.common import ServicesRedisUrl, fail, out, print_json, run_async
 from siegeworks.match.lobby import read_listing
-from siegeworks.redis_target import check_url
+from siegeworks.redis_target import check_url, connect
 
 
 @app.command()
@@ -35,7 +34,7 @@ def lobby(
     url = check_url(redis_url)
 
     async def read() -> list[OpenSeats]:
-        redis = Redis.from_url(url)
+        redis = connect(url)
         try:
             return await read_listing(redis)
         finally:

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import msgspec
 import typer
-from redis.asyncio import Redis
 from rich.markup import escape
 
 import siege
@@ -25,7 +24,7 @@ from siegeworks.metrics import (
     MetricsServerError,
 )
 from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
-from siegeworks.redis_target import check_url
+from siegeworks.redis_target import connect
 from siegeworks.serve import SERVICES, Health, read_health, serve
 from siegeworks.supervisor import die_with_parent
 
@@ -125,7 +124,7 @@ def serve_cmd(
 async def _read_redis(redis_url: str, *, with_health: bool = True
                       ) -> tuple[list[Health], Guarantees | NotAllowed]:
     """The services' health records (when asked) and what the Redis guarantees."""
-    client = Redis.from_url(check_url(redis_url))
+    client = connect(redis_url)
     try:
         records = await read_health(client) if with_health else []
         return records, await read_guarantees(client)

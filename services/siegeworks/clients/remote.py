@@ -3,15 +3,22 @@ a seat's stream is private to it), commands go to the command stream.
 
 One ``SeatReader`` multiplexes many seats over one connection, so a process can play hundreds
 of bot seats at once; it also follows the results stream to know when matches end.
+
+On a Redis Cluster one XREAD may not span slots: a client's own streams share its slot, and
+the results stream has another. There each poll reads every slot at once, blocking only in the
+slot that holds the most streams (the client's own, where the prompts come).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import msgspec
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -129,6 +136,8 @@ class SeatReader:
             reply = await self.pipelined.send_packed(self._packed_read(streams))
             reply = [(key, [(eid, _field_m(flat)) for eid, flat in entries])
                      for key, entries in reply or ()]
+        elif isinstance(self.redis, RedisCluster):
+            reply = await self._read_per_slot(streams)
         else:
             reply = [(key, [(eid, fields[b"m"]) for eid, fields in entries])
                      for key, entries in await self.redis.xread(
@@ -157,6 +166,20 @@ class SeatReader:
                     await handler(message)
         return others
 
+    async def _read_per_slot(self, streams: dict[str, str]) -> list[tuple[bytes, list[Any]]]:
+        """One XREAD per slot, concurrently; only the slot with the most streams blocks."""
+        slots: dict[int, dict[str, str]] = {}
+        for key, cursor in streams.items():
+            slots.setdefault(key_slot(key.encode()), {})[key] = cursor
+        main = max(slots, key=lambda slot: len(slots[slot]), default=None)
+        replies = await asyncio.gather(*(
+            self.redis.xread(group, count=200,  # type: ignore[arg-type]
+                             block=self.block_ms if slot == main else None)
+            for slot, group in slots.items()))
+        return [(key if isinstance(key, bytes) else str(key).encode(),
+                 [(eid, fields[b"m"]) for eid, fields in entries])
+                for reply in replies for key, entries in _pairs(reply)]
+
     def _advance(self, key: str, entry_id: bytes) -> None:
         if key in self._followed:
             self._followed[key] = entry_id.decode()
@@ -170,3 +193,10 @@ def _field_m(flat: list[bytes]) -> bytes:
         if flat[i] == b"m":
             return flat[i + 1]
     raise KeyError("m")
+
+
+def _pairs(reply: Any) -> list[tuple[Any, Any]]:
+    """XREAD's reply as (key, entries) pairs: a list under RESP2, a dict under RESP3."""
+    if not reply:
+        return []
+    return list(reply.items()) if isinstance(reply, dict) else list(reply)

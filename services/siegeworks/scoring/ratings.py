@@ -16,9 +16,11 @@ from siege.tournament.state import TournamentState
 from siege.tournament.store import TournamentStore
 from siegeworks.context import ServiceContext
 
-STATE_KEY = "siege:ratings"  # hash: entrant -> msgpack [mu, sigma]
-ORDER_KEY = "siege:ratings:tournaments"  # list: tournament ids in the order applied
-CHANGES_KEY = "siege:ratings:changes"  # stream: one RatingChange per entry (field m)
+# One hash tag for the three, so the transaction that applies a tournament touches one slot of
+# a Redis Cluster.
+STATE_KEY = "siege:ratings:{all}"  # hash: entrant -> msgpack [mu, sigma]
+ORDER_KEY = "siege:ratings:{all}:tournaments"  # list: tournament ids in the order applied
+CHANGES_KEY = "siege:ratings:{all}:changes"  # stream: one RatingChange per entry (field m)
 _encoder = msgspec.msgpack.Encoder()
 
 

@@ -39,6 +39,8 @@ from typing import Any, Generic, TypeVar
 
 import structlog
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
 from redis.exceptions import (
     BusyLoadingError,
     ClusterDownError,
@@ -313,6 +315,12 @@ class StreamConsumer(Generic[T]):
     - With the claimer, at most every ``prune_every_ms``, consumers of the group idle over
       ``idle_consumer_ms`` with nothing pending are deleted (never this one).
 
+    - On a Redis Cluster (``redis`` a ``RedisCluster``), which refuses one command across
+      slots, the streams are read per slot: one loop per slot, each blocking in an XREADGROUP
+      of that slot's streams only (the keys' hash tags put a shard's buses and its clients'
+      commands streams in one slot, so that is one loop per shard). ``reads`` is not used
+      there; each loop blocks on a pooled connection of the node that serves its slot.
+
     Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
     plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
     done. A consumer runs once: ``stop()`` makes ``run()`` return within about ``block_ms``.
@@ -355,6 +363,9 @@ class StreamConsumer(Generic[T]):
         if redis.get_connection_kwargs().get("decode_responses"):
             raise ValueError("the Redis client must return bytes (decode_responses=False)")
         self.redis = redis
+        self.cluster = isinstance(redis, RedisCluster)
+        if self.cluster and reads is not None:
+            raise ValueError("on a cluster each slot is read on a pooled connection: no reads")
         self.streams = list(streams)
         # The streams given here stay; those added by ``follow`` come and go after them.
         self._base_count = len(self.streams)
@@ -414,6 +425,8 @@ class StreamConsumer(Generic[T]):
         self.claimed = 0
         self.ready = asyncio.Event()
         self._stopping = asyncio.Event()
+        self._streams_changed = asyncio.Event()
+        self._grouped: tuple[list[str] | None, dict[int, list[str]]] = (None, {})
         self._started = False
         # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
         # them, so an entry is never run twice at once inside one process.
@@ -441,6 +454,7 @@ class StreamConsumer(Generic[T]):
                 refused.add(stream)
         self._followed = set(extra) - refused
         self.streams = base + sorted(self._followed)
+        self._streams_changed.set()
         return added
 
     def stop(self) -> None:
@@ -472,35 +486,62 @@ class StreamConsumer(Generic[T]):
             # own pending entries (they are usually idle long enough to be claimable).
             claimer = asyncio.create_task(self._claim_loop(), name=f"claimer:{self.consumer}")
             self.ready.set()
-            regroup = False
-            while not self._stopping.is_set():
-                try:
-                    if regroup:
-                        await self._ensure_groups()
-                        regroup = False
-                    await self._read_new()
-                    self._backoff.reset()
-                except ResponseError as exc:
-                    if "NOGROUP" in str(exc):
-                        # Someone deleted a stream (and its groups with it): recreate and go on.
-                        self.log.warning("consumer group vanished; recreating", error=str(exc))
-                        regroup = True
-                        continue
-                    # Redis refused a command: out of memory (a flood of big entries under
-                    # noeviction), a replica turned read-only by a failover, a failed save, a key
-                    # of the wrong type. Whatever was read and not acked stays pending and comes
-                    # back; this loop must not end, or the process would go on reporting health
-                    # while it consumes nothing.
-                    self._retrying("redis refused a command", exc)
-                    await self._sleep_unless_stopped(self._backoff.delay())
-                except Exception as exc:  # connection errors, and our own bugs outside a handler
-                    self._retrying("stream read failed", exc)
-                    await self._sleep_unless_stopped(self._backoff.delay())
+            if self.cluster:
+                await self._read_per_slot()
+            else:
+                await self._read_forever(None)
         finally:
             self._stopping.set()
             if claimer is not None:
                 await claimer
             await self._send_deferred_acks()
+
+    async def _read_forever(self, slot: int | None) -> None:
+        """Reads and handles until stopped: every stream, or (``slot``) that slot's only."""
+        backoff = _Backoff()
+        regroup = False
+        while not self._stopping.is_set():
+            try:
+                if regroup:
+                    await self._ensure_groups()
+                    regroup = False
+                await self._read_new(slot)
+                backoff.reset()
+            except ResponseError as exc:
+                if "NOGROUP" in str(exc):
+                    # Someone deleted a stream (and its groups with it): recreate and go on.
+                    self.log.warning("consumer group vanished; recreating", error=str(exc))
+                    regroup = True
+                    continue
+                # Redis refused a command: out of memory (a flood of big entries under
+                # noeviction), a replica turned read-only by a failover, a failed save, a key
+                # of the wrong type. Whatever was read and not acked stays pending and comes
+                # back; this loop must not end, or the process would go on reporting health
+                # while it consumes nothing.
+                self._retrying("redis refused a command", exc)
+                await self._sleep_unless_stopped(backoff.delay())
+            except Exception as exc:  # connection errors, and our own bugs outside a handler
+                self._retrying("stream read failed", exc)
+                await self._sleep_unless_stopped(backoff.delay())
+
+    async def _read_per_slot(self) -> None:
+        """One :meth:`_read_forever` per slot that a stream read lives in, a new one as soon
+        as ``follow`` brings a stream of a slot not read yet; until stopped."""
+        loops: dict[int, asyncio.Task[None]] = {}
+        try:
+            while not self._stopping.is_set():
+                self._streams_changed.clear()
+                for slot in sorted(set(self._by_slot()) - set(loops)):
+                    loops[slot] = asyncio.create_task(self._read_forever(slot),
+                                                      name=f"reader:{self.consumer}:{slot}")
+                changed = asyncio.ensure_future(self._streams_changed.wait())
+                stopping = asyncio.ensure_future(self._stopping.wait())
+                await asyncio.wait((changed, stopping), return_when=asyncio.FIRST_COMPLETED)
+                for waiter in (changed, stopping):
+                    waiter.cancel()
+        finally:
+            self._stopping.set()
+            await asyncio.gather(*loops.values(), return_exceptions=True)
 
     def _retrying(self, event: str, exc: Exception) -> None:
         """Logs a failure the loop survives: Redis trouble as a warning, anything else (a bug)
@@ -517,16 +558,20 @@ class StreamConsumer(Generic[T]):
         for stream in self.streams:
             await ensure_group(self.redis, stream, self.group)
 
-    async def _read_new(self) -> None:
+    async def _read_new(self, slot: int | None = None) -> None:
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
             return
         if self.reads is not None:
             batches = await self._ack_and_read()
         else:
+            streams = self._to_read(slot)
+            if not streams:  # every stream of the slot skipped for now (over its quota)
+                await self._sleep_unless_stopped(self.block_ms / 1000)
+                return
             batches = _stream_replies(await self.redis.xreadgroup(
                 self.group,
                 self.consumer,
-                dict.fromkeys(self._to_read(), ">"),
+                dict.fromkeys(streams, ">"),
                 count=self.batch,
                 block=self.block_ms,
             ))
@@ -545,10 +590,20 @@ class StreamConsumer(Generic[T]):
             if self.on_batch is not None:
                 self.on_batch(handled_s, count)
 
-    def _to_read(self) -> list[str]:
+    def _to_read(self, slot: int | None = None) -> list[str]:
+        streams = self.streams if slot is None else self._by_slot().get(slot, [])
         if self.skip is None:
-            return self.streams
-        return [stream for stream in self.streams if not self.skip(stream)]
+            return streams
+        return [stream for stream in streams if not self.skip(stream)]
+
+    def _by_slot(self) -> dict[int, list[str]]:
+        """The streams read, by cluster slot (worked out again only when they change)."""
+        if self._grouped[0] is not self.streams:
+            groups: dict[int, list[str]] = {}
+            for stream in self.streams:
+                groups.setdefault(key_slot(stream.encode()), []).append(stream)
+            self._grouped = (self.streams, groups)
+        return self._grouped[1]
 
     async def _ack_and_read(self) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
         """The last batch's acks and the next read, in one write on this consumer's own

@@ -38,6 +38,7 @@ from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.listing import STATES, match_rows, tournament_rows
 from siegeworks.match.lobby import read_listing
+from siegeworks.redis_target import connect
 from siegeworks.web import play, replaying, tournaments
 from siegeworks.web.feeds import Feeds
 
@@ -419,7 +420,7 @@ def make_app(redis_url: str) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        redis = Redis.from_url(redis_url)
+        redis = connect(redis_url)
         state["gateway"] = Gateway(redis)
         try:
             yield

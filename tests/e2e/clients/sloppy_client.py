@@ -11,6 +11,7 @@ usage: sloppy_client.py REDIS_URL MATCH_ID CLIENT_ID MODE
 from __future__ import annotations
 
 import sys
+import zlib
 
 import msgspec
 import redis
@@ -21,8 +22,9 @@ if mode == "silent":
 r = redis.Redis.from_url(url)
 r.sadd("siege:clients", client)
 r.xadd("siege:clients:changed", {"c": client})
-commands = f"siege:client:{{{client}}}:commands"
-inbox = f"siege:client:{{{client}}}:inbox"
+prefix = f"siege:client:{{s{zlib.crc32(client.encode()) % 16}}}:{client}:"
+commands = prefix + "commands"
+inbox = prefix + "inbox"
 
 
 def send(message: dict) -> None:

@@ -15,6 +15,7 @@ from redis.exceptions import ResponseError
 
 from siege.contracts.messages import ActionRejected
 from siege.contracts.rejections import RejectionCode
+from siege.eventlog.keys import inbox_key
 from siege.eventlog.pipelined import PipelinedRedis
 from siegeworks.transport.redis_bus import RedisBus
 
@@ -48,7 +49,7 @@ def test_a_flush_returns_only_after_the_flush_holding_its_outputs_failed_or_succ
         pipe = HeldPipeline()
         bus = RedisBus(cast(Redis, None), buffered=True,
                        pipelined=cast(PipelinedRedis, pipe))
-        await bus.publish("siege:client:{a}:inbox", rejection(1))  # batch A's output
+        await bus.publish(inbox_key("a"), rejection(1))  # batch A's output
         other = asyncio.create_task(bus.flush())  # batch B's flush takes it
         await settle()
         assert len(pipe.sent) == 1
@@ -71,7 +72,7 @@ def test_a_clients_bus_keeps_what_redis_refused_for_the_next_flush() -> None:
         bus = RedisBus(cast(Redis, None), buffered=True,
                        pipelined=cast(PipelinedRedis, pipe), keep_refused=True)
         for n in (1, 2):
-            await bus.publish("siege:client:{a}:inbox", rejection(n))
+            await bus.publish(inbox_key("a"), rejection(n))
         first = asyncio.create_task(bus.flush())
         await settle()
         pipe.sent[0][1].set_result(b"1-0")
