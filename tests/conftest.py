@@ -4,6 +4,10 @@ Redis: ``REDIS_URL`` if set (the tests FLUSH that database), else a private ``re
 started once per session on a free port (:class:`siege.eventlog.embedded.EmbeddedRedis`). The
 default port 6379 is never used implicitly: whatever runs there is not ours to flush.
 
+Tests marked ``both_stores`` run twice: on that Redis and on a Redis Cluster, a private six-node
+one started once per session (:class:`siege.eventlog.embedded_cluster.EmbeddedCluster`), or
+``REDIS_CLUSTER_URL`` (a ``redis+cluster://`` URL; the tests FLUSH it) when set.
+
 Async: tests are plain functions that call ``run(coro)``. ``run`` is one event loop per test, and
 ``redis_client`` is closed on that same loop, because redis.asyncio connections belong to the loop
 that opened them. (A test may use ``asyncio.run`` with clients it creates itself.)
@@ -23,16 +27,52 @@ import redis.asyncio
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.embedded_cluster import EmbeddedCluster
 from siege.eventlog.log import RedisEventLog
+from siegeworks.redis_target import connect, connect_sync
+
+STORES = ("single", "cluster")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_stores: runs on a single Redis and on a cluster")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if (metafunc.definition.get_closest_marker("both_stores") is not None
+            and "redis_url" in metafunc.fixturenames):
+        metafunc.parametrize("redis_url", STORES, indirect=True, scope="session")
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
+def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    if getattr(request, "param", "single") == "cluster":
+        url = os.environ.get("REDIS_CLUSTER_URL")
+        if url:
+            yield url
+            return
+        with EmbeddedCluster(masters=3, replicas=1) as made:
+            yield made.cluster_url
+        return
     url = os.environ.get("REDIS_URL")
     if url:
         yield url
         return
     with EmbeddedRedis() as server:
         yield server.url
+
+
+def flush(url: str) -> None:
+    """Empties the store at ``url``: its database, or every primary of a cluster."""
+    with connect_sync(url) as client:
+        if isinstance(client, redis.RedisCluster):
+            client.flushdb(target_nodes=redis.RedisCluster.PRIMARIES)
+        else:
+            client.flushdb()
+
+
+@pytest.fixture
+def flush_store(redis_url: str) -> Callable[[], None]:
+    """Empties the test's store when called (a test that runs twice in one store)."""
+    return lambda: flush(redis_url)
 
 
 @pytest.fixture
@@ -49,9 +89,8 @@ def redis_client(
     """An async client (bytes replies) on an empty database; use it inside ``run``."""
     # Flushing with a sync client keeps the async client free of any event loop until the test
     # first uses it inside ``run``.
-    with redis.Redis.from_url(redis_url) as sync_client:
-        sync_client.flushdb()
-    client = redis.asyncio.Redis.from_url(redis_url, decode_responses=False)
+    flush(redis_url)
+    client = connect(redis_url, decode_responses=False)
     yield client
     run(client.aclose())
 

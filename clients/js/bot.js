@@ -14,7 +14,7 @@ import { crc32 } from 'node:zlib';
 import { parseArgs } from 'node:util';
 
 import { decode, encode } from '@msgpack/msgpack';
-import { createClient, RESP_TYPES } from 'redis';
+import { createClient, createCluster, RESP_TYPES } from 'redis';
 
 const REGISTRY = 'siege:clients';
 const DOORBELL = 'siege:clients:changed';
@@ -25,7 +25,8 @@ const MSGPACK = { useBigInt64: true };
 const USAGE = `usage: node bot.js --match MATCH_ID --client CLIENT_ID [--redis redis://host:port]
                    [--seat N] [--name NAME] [--seed N] [--timeout-ms N] [--block-ms N] [--verbose]
 
-  --redis       Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379)
+  --redis       Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379); a cluster's:
+                redis+cluster://host:port,host:port
   --match       the id of a match with open seats (siege run --open-seats N prints them)
   --client      your client id: 1-64 of A-Z a-z 0-9 _ . -
   --seat        the seat to claim (default -1: the lowest open seat)
@@ -136,6 +137,19 @@ async function register(writer, client) {
   }
 }
 
+// A plain Redis URL, or a Redis Cluster's: redis+cluster://[user:password@]host:port,host:port
+// (every key this bot touches in one command shares its slot, so only the client differs).
+function connectTo(url) {
+  const found = /^(rediss?)\+cluster:\/\/(?:([^@]*)@)?([^/?]+)/.exec(url);
+  if (found === null) return createClient({ url });
+  const [, scheme, auth, hosts] = found;
+  const [username, password] = (auth ?? '').split(':').map(decodeURIComponent);
+  return createCluster({
+    rootNodes: hosts.split(',').map((host) => ({ url: `${scheme}://${host}` })),
+    defaults: { username: username || undefined, password: password || undefined },
+  });
+}
+
 async function play(opts) {
   const random = prng(opts.seed);
   // Every key of this client carries its shard as a hash tag: crc32 of the id, mod 16.
@@ -145,7 +159,7 @@ async function play(opts) {
   const commands = `${prefix}commands`;
   // One connection writes; another one blocks in XREAD, so a submit never waits behind it.
   // Replies come as Buffers: bus entries are binary msgpack.
-  const writer = createClient({ url: opts.redisUrl });
+  const writer = connectTo(opts.redisUrl);
   const reader = writer.duplicate().withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
   for (const conn of [writer, reader]) conn.on('error', (err) => log(`redis: ${err.message}`));
   await writer.connect();

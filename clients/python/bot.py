@@ -24,6 +24,7 @@ import zlib
 
 import msgpack
 import redis
+import redis.cluster
 
 RETRYABLE = {"illegal_action", "malformed"}  # another legal action may be accepted
 
@@ -32,6 +33,20 @@ def key(client: str, rest: str) -> str:
     # The braces are part of the key (a Redis hash tag): the client's shard, crc32 mod 16.
     shard = zlib.crc32(client.encode()) % 16
     return f"siege:client:{{s{shard}}}:{client}:{rest}"
+
+
+def connect(url: str) -> redis.Redis | redis.RedisCluster:
+    """A plain Redis URL, or a cluster's: ``redis+cluster://[user:pw@]host:port,host:port``
+    (every command this bot sends touches its own slot only, so only the client differs)."""
+    scheme, rest = url.split("://", 1)
+    if not scheme.endswith("+cluster"):
+        return redis.Redis.from_url(url)
+    auth, _, hosts = rest.rpartition("@")
+    seeds = [h.rsplit(":", 1) for h in hosts.split("/")[0].split(",")]
+    nodes = [redis.cluster.ClusterNode(host, int(port)) for host, port in seeds]
+    seed = hosts.split("/")[0].split(",")[0]
+    first = f"{scheme.removesuffix('+cluster')}://{auth}{'@' if auth else ''}{seed}"
+    return redis.RedisCluster.from_url(first, startup_nodes=nodes)
 
 
 def main() -> int:
@@ -43,7 +58,7 @@ def main() -> int:
     parser.add_argument("--timeout-s", type=float, default=300.0)
     opts = parser.parse_args()
     rng = random.Random(opts.seed if opts.seed is not None else f"{opts.client}/{opts.match}")
-    r = redis.Redis.from_url(opts.redis)
+    r = connect(opts.redis)
     commands, inbox = key(opts.client, "commands"), key(opts.client, "inbox")
 
     def send(message: dict) -> None:

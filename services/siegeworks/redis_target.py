@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import redis
+import redis.cluster
 from redis.asyncio import Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
@@ -110,6 +112,15 @@ def connect(url: str, **options: Any) -> Redis | RedisCluster:
         return Redis.from_url(url, **options)
     nodes = [ClusterNode(host, port) for host, port in seeds(url)]
     return RedisCluster.from_url(plain_url(url), **options, startup_nodes=nodes)
+
+
+def connect_sync(url: str, **options: Any) -> redis.Redis | redis.RedisCluster:
+    """:func:`connect`'s blocking twin (redis-py's synchronous clients)."""
+    check_url(url)
+    if not is_cluster_url(url):
+        return redis.Redis.from_url(url, **options)
+    nodes = [redis.cluster.ClusterNode(host, port) for host, port in seeds(url)]
+    return redis.RedisCluster.from_url(plain_url(url), **options, startup_nodes=nodes)
 
 
 def siege_home() -> Path:

@@ -27,6 +27,7 @@ import random
 import time
 from collections import Counter
 
+import pytest
 import redis
 import redis.asyncio
 from fuzz_model import (
@@ -67,10 +68,13 @@ from siege.hosting.audit import audit
 from siegeworks.clients.bots import make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.match.lobby import RedisLobbies
+from siegeworks.redis_target import connect_sync
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.serve import SERVICES, read_health
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus, announce
+
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
 
 EXAMPLES = 500
 
@@ -176,7 +180,7 @@ def test_fuzzed_commands_change_no_log_and_the_services_keep_serving(
 
     # -- the barrage: each entry predicted, then written; the services read them as they come -
     shots: list[Shot] = []
-    sync = redis.Redis.from_url(redis_url)
+    sync = connect_sync(redis_url)
 
     def send(shot: Shot) -> None:
         shot.entry_id = as_text(sync.xadd(commands_key(shot.sender), shot.fields))

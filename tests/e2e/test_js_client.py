@@ -24,6 +24,8 @@ from siege.testing.node import CLIENTS_JS, node_path, node_problem
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.supervisor import ServiceProcesses
 
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
+
 Run = Callable[[Awaitable[Any]], Any]
 
 JS_DIR = CLIENTS_JS

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 import redis.asyncio
 
 from siege.contracts.events import MatchCreated
@@ -28,6 +29,8 @@ from siegeworks.match.lobby import read_listing
 from siegeworks.remote_run import MatchSpec, play_specs
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus
+
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
 
 Run = Callable[[Awaitable[Any]], Any]
 

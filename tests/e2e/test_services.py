@@ -50,6 +50,8 @@ from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.transport.redis_bus import RedisBus, announce
 
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
+
 Run = Callable[[Awaitable[Any]], Any]
 
 

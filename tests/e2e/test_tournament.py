@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 import redis.asyncio
 
@@ -22,6 +23,8 @@ from siege.tournament.store import TournamentStore
 from siegeworks.scoring.ratings import RatingBook
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
+
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
 
 Run = Callable[[Awaitable[Any]], Any]
 SPEC = TournamentSpec(game="castle-dash", format="swiss", entrants=10, rounds=3, table_size=4,
@@ -54,7 +57,8 @@ async def stream_bytes(client: redis.asyncio.Redis) -> list[bytes]:
 
 
 def test_swiss_tournament_runs_and_a_resume_equals_a_straight_run(
-    redis_url: str, redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path
+    redis_url: str, redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path,
+    flush_store: Callable[[], None],
 ) -> None:
     procs = services(redis_url, tmp_path / "a")
     try:
@@ -81,8 +85,7 @@ def test_swiss_tournament_runs_and_a_resume_equals_a_straight_run(
         assert report.sealed_by and recorded.head == entries[-1][2].hex()
     first = run(stream_bytes(redis_client))
 
-    with redis.Redis.from_url(redis_url) as sync_client:
-        sync_client.flushdb()
+    flush_store()
     procs = services(redis_url, tmp_path / "b")
     try:
         paused = run(run_through(redis_client, procs, pause_after=1))

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis.asyncio
 from cli_support import siege
 
@@ -27,6 +28,8 @@ from siegeworks.clients.remote import SeatReader
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
 from siegeworks.transport.redis_bus import RedisBus
+
+pytestmark = pytest.mark.both_stores  # on a single Redis and on a Redis Cluster
 
 Run = Callable[[Awaitable[Any]], Any]
 SPEC = TournamentSpec(game="castle-dash", format="swiss", entrants=8, rounds=2, table_size=4,

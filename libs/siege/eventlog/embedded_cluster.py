@@ -62,6 +62,13 @@ class EmbeddedCluster:
         """A seed URL (the first live node): redis-py's cluster client finds the rest."""
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
+    @property
+    def cluster_url(self) -> str:
+        """The cluster as ``siege`` names one: ``redis+cluster://`` and every master's address
+        as a seed."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}"
+                                             for port in self.ports[:self.masters])
+
     def start(self) -> EmbeddedCluster:
         try:
             for _ in range(self.masters * (1 + self.replicas)):
