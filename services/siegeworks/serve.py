@@ -69,6 +69,7 @@ from siegeworks.store_watch import (
     tell_the_others,
 )
 from siegeworks.transport.counting import CountingConnection, commands_sent
+from siegeworks.transport.leases import ShardLeases
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import StreamConsumer, decode_message, ensure_group
 from siegeworks.transport.trimming import cap_forever, trim_forever
@@ -112,6 +113,9 @@ class Health(msgspec.Struct):
     pending: int | None = None
     batch_p99_ms: float | None = None
     matches_running: int | None = None
+    # The shards this replica holds and reads (siegeworks.transport.leases); None in a record
+    # of a version without leases.
+    shards: list[int] | None = None
 
 
 def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
@@ -413,6 +417,14 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
 
     admission = ingress.Admission()
     ctx.on_refused = admission.note_refused
+    # The shards this replica reads (all of them when it is the only one): held before the
+    # first read, so it never reads a shard another replica holds.
+    leases = ShardLeases(redis, service, consumer, ctx.clock.now_ms, logger=ctx.logger)
+    await leases.tick()
+
+    def skip(stream: str) -> bool:
+        return not leases.holds(stream) or admission.skips(stream)
+
     metrics = ServiceMetrics(service, consumer)
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
                             decode=decode_lifecycle if service == "match" else decode_entry,
@@ -427,7 +439,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
                             not_ours_if_undecodable=(
                                 _is_commands if service == "rules" else None),
                             reads=reads, read_interval_ms=_read_interval_ms(service),
-                            skip=admission.skips, on_batch=metrics.observe_batch)
+                            skip=skip, on_batch=metrics.observe_batch)
     stop = stop or asyncio.Event()
     metrics.watch(reader, stop)
     if server is not None:  # /readyz says 503 until the consumer's start-up is done
@@ -444,17 +456,20 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
             redis, lambda: [s for s in reader.streams if _is_commands(s)], CLIENT_BACKLOG,
             1.0, stop, ctx.logger))
     running = asyncio.create_task(reader.run())
+    leasing = asyncio.create_task(leases.run(stop))
     trimmer = asyncio.create_task(trim_forever(
         redis, lambda: list(reader.streams),
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
                                           rewound, ctx.room, metrics,
-                                          partial(matches_running, ctx.loader)))
+                                          partial(matches_running, ctx.loader),
+                                          lambda: sorted(leases.held)))
     clock = asyncio.create_task(run_clock(ctx, redis, stop)) if service == "match" else None
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
     reader.stop()
     await running
+    await leasing
     await beat
     await trimmer
     for task in (registry, backlogs):
@@ -472,7 +487,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
 async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
                      stop: asyncio.Event, watch: StoreWatch,
                      rewound: Callable[..., None], room: Headroom, metrics: ServiceMetrics,
-                     running: Callable[[], int]) -> None:
+                     running: Callable[[], int], shards: Callable[[], list[int]]) -> None:
     encoder = msgspec.json.Encoder()
     # The services that read clients' commands always show that series, even with no client.
     always = (COMMANDS_LABEL,) if service in ("match", "rules") else ()
@@ -499,7 +514,7 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                                                            else []),
                                 lag=figures.lag, pending=figures.pending,
                                 batch_p99_ms=figures.batch_p99_ms,
-                                matches_running=figures.matches_running)
+                                matches_running=figures.matches_running, shards=shards())
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)
                 metrics.beat_reached_redis(True)

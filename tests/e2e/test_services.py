@@ -40,6 +40,7 @@ from siege.eventlog.keys import (
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.match_state import codec_for
+from siege.testing.waiting import wait_until
 from siegeworks.clients.bots import hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
 from siegeworks.ingress import registered_streams
@@ -192,6 +193,60 @@ def test_a_service_killed_mid_run_is_recovered(
     assert pending > 0
     assert len(result.finished) == 12
     assert claimed > 0
+    run(check_logs_views_and_results(redis_client, result.match_ids))
+
+
+async def shards_by_replica(client: redis.asyncio.Redis, service: str) -> dict[str, list[int]]:
+    return {h.consumer: h.shards or [] for h in await read_health(client)
+            if h.service == service}
+
+
+async def wait_for_split(client: redis.asyncio.Redis, service: str,
+                         sizes: list[int]) -> dict[str, list[int]]:
+    """Waits until the replicas of ``service`` hold shards of these sizes, each shard once."""
+    seen: dict[str, list[int]] = {}
+
+    async def split() -> bool:
+        nonlocal seen
+        seen = await shards_by_replica(client, service)
+        every = [s for shards in seen.values() for s in shards]
+        return (sorted(len(s) for s in seen.values()) == sorted(sizes)
+                and sorted(every) == list(range(SHARDS)))
+    await wait_until(split, f"{service}'s replicas holding {sizes} shards", timeout=20)
+    return seen
+
+
+@pytest.mark.parametrize("victim", ["rules", "dice"])
+def test_replicas_share_the_shards_and_a_dead_ones_move_to_the_other(
+    services: ServiceProcesses, run: Run, redis_client: redis.asyncio.Redis, redis_url: str,
+    tmp_path: Path, victim: str
+) -> None:
+    second = ServiceProcesses(redis_url, tmp_path / "second", {"SIEGE_CLAIM_IDLE_MS": "500"})
+    second.start(victim, consumer=f"{victim}-b")
+    try:
+        async def scenario() -> Any:
+            await second.wait_healthy(redis_client)
+            half = SHARDS // 2
+            before = await wait_for_split(redis_client, victim, [half, half])
+            assert set(before) == {f"{victim}-0", f"{victim}-b"}
+            playing = asyncio.create_task(play_remote(
+                config(seed=200 + len(victim), matches=12), redis_client, stall_timeout_s=60))
+            await kill_while_holding(second, redis_client, victim)
+            # The survivor takes the dead one's shards once their leases lapse (seconds), and
+            # its claimer the entries the dead one left pending: every match finishes.
+            after = await wait_for_split(redis_client, victim, [SHARDS])
+            result = await playing
+            # Back again: the shards are split anew.
+            second.start(victim, consumer=f"{victim}-b")
+            again = await wait_for_split(redis_client, victim, [half, half])
+            return result, after, again
+
+        result, after, again = run(scenario())
+    finally:
+        second.stop_all()
+    assert list(after) == [f"{victim}-0"]
+    assert set(again) == {f"{victim}-0", f"{victim}-b"}
+    assert len(result.finished) == 12
     run(check_logs_views_and_results(redis_client, result.match_ids))
 
 

@@ -54,7 +54,10 @@ _WATCH = "{s*}:watch:*"  # each match's public stream: the rules write it, any c
 # The store's epoch, beat and rewinds counted (siegeworks.store_watch): the match service keeps
 # the first two, every service reads them and counts a rewind it notices in a log.
 _STORE = "siege:store:*"
-_COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}", f"%RW~{_STORE}")
+# The replicas of each service and their shard leases (siegeworks.transport.leases): every
+# service keeps its own, so any service may touch any (the names are no secret).
+_LEASES = ("%RW~siege:replicas:*", "%RW~{s*}:lease:*")
+_COMMON = (f"%RW~{_HEALTH}", f"%W~{DEAD_LETTER_STREAM}", f"%RW~{_STORE}", *_LEASES)
 # The append script's keys: EVALSHA declares every key read-write, so a write-only right on the
 # bus or the index would refuse the whole call.
 _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")

@@ -179,8 +179,20 @@ def _figures(h: Health) -> str:
     if h.lag is None:
         return ""
     p99 = "-" if h.batch_p99_ms is None else f"{h.batch_p99_ms:.1f} ms"
+    shards = "" if h.shards is None else f", shards {_ranges(h.shards)}"
     return (f", lag {h.lag}, pending {h.pending}, batch p99 {p99}, "
-            f"matches running {h.matches_running}")
+            f"matches running {h.matches_running}{shards}")
+
+
+def _ranges(shards: list[int]) -> str:
+    """``0-7,12`` for shards 0 to 7 and 12; ``none`` for none."""
+    runs: list[list[int]] = []
+    for shard in sorted(shards):
+        if runs and shard == runs[-1][-1] + 1:
+            runs[-1].append(shard)
+        else:
+            runs.append([shard])
+    return ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs) or "none"
 
 
 def _redis_doc(redis_says: Guarantees | NotAllowed) -> dict[str, object]:

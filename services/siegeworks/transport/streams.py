@@ -712,7 +712,9 @@ class StreamConsumer(Generic[T]):
         streams, and mostly none has anything to claim); only streams with more pages go on
         one round trip at a time.
         """
-        streams = list(self.streams)  # ``follow`` may change the list while we wait
+        # The streams it reads now (``follow`` may change the list while we wait): not those it
+        # skips, whose entries are another replica's to claim (a shard it does not hold).
+        streams = list(self._to_read())
         async with self.redis.pipeline(transaction=False) as pipe:
             held = [(stream, sorted(ids)) for stream, ids in self._held.items() if ids]
             for stream, ids in held:  # idle no more, so not taken below (see _hold)
