@@ -15,7 +15,7 @@ import redis
 import redis.asyncio
 
 from siege.contracts.events import MatchEnded, SeatTimedOut
-from siege.eventlog.keys import DEADLINES_KEY
+from siege.eventlog.keys import SHARDS, deadlines_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.clock import SystemClock
@@ -108,10 +108,18 @@ def test_a_rules_host_clock_two_minutes_behind_forfeits_nobody(
     assert len(reasons) == MATCHES and "forfeit" not in reasons
 
 
+async def clocks(client: redis.asyncio.Redis) -> list[bytes]:
+    """Every decision clock there is, over the shards."""
+    async with client.pipeline(transaction=False) as pipe:
+        for shard in range(SHARDS):
+            pipe.zrange(deadlines_key(shard), 0, -1)
+        return [member for members in await pipe.execute() for member in members]
+
+
 async def asked(client: redis.asyncio.Redis) -> bool:
     """Whether some deadline on the clock belongs to a decision its match is still waiting for."""
     loader = MatchLoader(RedisEventLog(client), SystemClock(), light=False)
-    for member in await client.zrange(DEADLINES_KEY, 0, -1):
+    for member in await clocks(client):
         match_id, seat, decision = parse_member(member.decode())
         if check_timeout(await loader.load(match_id), seat, decision):
             return True
@@ -129,7 +137,7 @@ def test_a_stalled_rules_service_forfeits_no_answer_that_arrived_in_time(
             rules = procs.procs["rules"].pid
             while True:  # stopped while a seat is being asked (not between an append and its
                 # prompt, which leaves only an answered decision's clock, rightly dropped)
-                while not await redis_client.zcard(DEADLINES_KEY):
+                while not await clocks(redis_client):
                     await asyncio.sleep(0.001)
                 os.kill(rules, signal.SIGSTOP)  # the bots answer what they were asked, in time
                 if await asked(redis_client):
@@ -137,7 +145,7 @@ def test_a_stalled_rules_service_forfeits_no_answer_that_arrived_in_time(
                 os.kill(rules, signal.SIGCONT)
             try:
                 await asyncio.sleep(TIMEOUT_MS / 1000 * 2)  # every deadline passes meanwhile
-                held = await redis_client.zcard(DEADLINES_KEY)
+                held = len(await clocks(redis_client))
             finally:
                 os.kill(rules, signal.SIGCONT)
             return await playing, held

@@ -27,7 +27,14 @@ from siege.contracts.messages import (
     TournamentEnded,
     bus_decoder,
 )
-from siege.eventlog.keys import DEADLINES_KEY, RESULTS_STREAM, commands_key, inbox_key, view_key
+from siege.eventlog.keys import (
+    RESULTS_STREAM,
+    commands_key,
+    deadlines_key,
+    inbox_key,
+    shard_of,
+    view_key,
+)
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.clock import SystemClock
@@ -113,7 +120,7 @@ def test_an_operator_marks_a_silent_match_damaged(
     assert events[-3] == MatchDamaged(reason=REASON) and isinstance(events[-2], SeedRevealed)
     assert isinstance(events[-1], MatchSealed)  # a damaged match is sealed like any other
     assert not any(isinstance(e, SeatTimedOut) for e in events)
-    members = run(redis_client.zrange(DEADLINES_KEY, 0, -1))
+    members = run(redis_client.zrange(deadlines_key(shard_of(match_id)), 0, -1))
     assert not [m for m in members if m.startswith(match_id.encode())], "a clock still runs"
     report = audit(entries)
     assert report.ok and report.damaged == REASON, report.line()

@@ -16,7 +16,6 @@ from siege.eventlog.keys import (
     CLIENTS_KEY,
     CONTRACT_KEY,
     DEAD_LETTER_STREAM,
-    DEADLINES_KEY,
     KEYS_HASH,
     LOBBY_HASH,
     RESULTS_HASH,
@@ -66,14 +65,14 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*", f"%RW~{LOBBY_HASH}",
         f"%RW~{CONTRACT_KEY}",
-        f"%RW~{SEAT_SECRET_KEY}", f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
+        f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:deadlines", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "rules": (
         # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
         # and are checked against the seat secret, which either service may create first.
         f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules",
         *_APPENDS, f"%RW~{_WATCH}",
-        f"%RW~{DEADLINES_KEY}", f"%W~{_CLIENTS}", *_COMMON,
+        "%RW~{s*}:deadlines", f"%W~{_CLIENTS}", *_COMMON,
     ),
     # It seals each match as it reveals the seed, and publishes its signing key's public half.
     "dice": ("%RW~{s*}:bus:dice", *_APPENDS, "%RW~{s*}:seed:*", f"%RW~{KEYS_HASH}", *_COMMON),

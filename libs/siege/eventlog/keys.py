@@ -74,6 +74,13 @@ def matches_key(shard: int) -> str:
     return f"{_tag(shard)}:matches"
 
 
+def deadlines_key(shard: int) -> str:
+    """Sorted set of the shard's decision clocks (``siege.hosting.clocks`` members), scored by
+    their due time in ms: written by the rules service as it prompts, read by the match
+    replica holding the shard."""
+    return f"{_tag(shard)}:deadlines"
+
+
 def lobby_key(match_id: str) -> str:
     """A match waiting for clients to join its open seats (gone once the match has started)."""
     return f"{_tag(shard_of(match_id))}:lobby:{match_id}"
@@ -173,7 +180,6 @@ SEAT_SECRET_KEY = "siege:secret:seats"  # restricted: only the match service rea
 CONTRACT_KEY = "siege:contract"  # hash: the contract version the services speak (``version``)
 LOBBY_HASH = "siege:lobby"  # hash: match id -> OpenSeats (msgpack), readable by every client
 KEYS_HASH = "siege:keys"  # hash: signing key id -> its public record (JSON), readable by anyone
-DEADLINES_KEY = "siege:deadlines"  # sorted set: decision clocks, scored by their due time (ms)
 
 
 def health_key(service: str, consumer: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from siege.contracts.events import SeatTimedOut
 from siege.engine.protocol import ranks_from_keys
+from siege.eventlog.keys import deadlines_key, shard_of
 from siege.hosting.match_state import MatchState
 
 DEFAULT_TIMEOUT_MS = 60_000
@@ -49,6 +50,12 @@ HELD = "\theld\t"
 
 ARRIVAL_TOLERANCE_MS = 1000
 """How much earlier than the first read of it an entry may claim (by its id) to have arrived."""
+
+
+def member_key(member: str) -> str:
+    """The sorted set a deadline member (held or not) lives in: its match's shard's."""
+    match_id, _, _ = parse_member(parse_held(member)[0])
+    return deadlines_key(shard_of(match_id))
 
 
 def held_member(member: str, cutoff_id: str) -> str:

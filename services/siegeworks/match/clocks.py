@@ -5,22 +5,27 @@ deadline is judged by when the seat's answer reached Redis, not by when the rule
 to it: if an answer that arrived in time is still waiting on the seat's commands stream (the
 rules group has not read it, or has not acked it), the deadline is held until it is handled
 (docs/decisions/0008-one-clock.md).
+
+Each shard keeps its own clocks (``{sN}:deadlines``, written by the rules service as it
+prompts), and a match replica watches those of the shards it holds (siegeworks.transport.leases).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Iterable
 
 from redis.asyncio import Redis
 
 from siege.contracts.messages import SubmitAction
-from siege.eventlog.keys import DEADLINES_KEY, commands_key
+from siege.eventlog.keys import SHARDS, commands_key, deadlines_key
 from siege.hosting.clocks import (
     ARRIVAL_TOLERANCE_MS,
     believed_arrival_ms,
     check_timeout,
     held_member,
+    member_key,
     parse_held,
     parse_member,
     timed_out,
@@ -110,9 +115,9 @@ async def enforce_deadline(ctx: ServiceContext, loader: MatchLoader, redis: Redi
         if answered is not None:
             held = held_member(base, answered)
             async with redis.pipeline(transaction=False) as pipe:
-                pipe.zadd(DEADLINES_KEY, {held: now_ms + RECHECK_MS})
+                pipe.zadd(member_key(held), {held: now_ms + RECHECK_MS})
                 if held != member:
-                    pipe.zrem(DEADLINES_KEY, member)
+                    pipe.zrem(member_key(member), member)
                 await pipe.execute()
             if cutoff is None:
                 ctx.logger.info("deadline_held", match_id=match_id, seat=seat,
@@ -123,29 +128,38 @@ async def enforce_deadline(ctx: ServiceContext, loader: MatchLoader, redis: Redi
     if appended:
         ctx.logger.info("seat_timed_out", match_id=match_id, seat=seat, decision=decision)
     # Answered, already ended, or just timed out: either way this clock is done.
-    await redis.zrem(DEADLINES_KEY, member)
+    await redis.zrem(member_key(member), member)
     return int(appended)
 
 
-async def enforce_once(ctx: ServiceContext, loader: MatchLoader, redis: Redis) -> int:
-    """Handles the deadlines that are due; returns how many seats timed out."""
+async def enforce_once(ctx: ServiceContext, loader: MatchLoader, redis: Redis,
+                       shards: Iterable[int] = range(SHARDS)) -> int:
+    """Handles the deadlines of ``shards`` that are due; returns how many seats timed out."""
     count = 0
-    while True:  # every due deadline, a page at a time (a held one is due again later)
+    keys = [deadlines_key(shard) for shard in shards]
+    while keys:  # every due deadline, a page at a time (a held one is due again later)
         now = ctx.clock.now_ms()
-        due = await redis.zrangebyscore(DEADLINES_KEY, "-inf", now, start=0, num=BATCH,
-                                        withscores=True)
-        for raw, score in due:
-            count += await enforce_deadline(ctx, loader, redis, raw.decode(), int(score), now)
-        if len(due) < BATCH:
-            return count
+        async with redis.pipeline(transaction=False) as pipe:  # one round trip for them all
+            for key in keys:
+                pipe.zrangebyscore(key, "-inf", now, start=0, num=BATCH, withscores=True)
+            pages = await pipe.execute()
+        for due in pages:
+            for raw, score in due:
+                count += await enforce_deadline(ctx, loader, redis, raw.decode(), int(score),
+                                                now)
+        keys = [key for key, due in zip(keys, pages, strict=True) if len(due) == BATCH]
+    return count
 
 
-async def run_clock(ctx: ServiceContext, redis: Redis, stop: asyncio.Event) -> None:
+async def run_clock(ctx: ServiceContext, redis: Redis, stop: asyncio.Event,
+                    shards: Callable[[], Iterable[int]] = lambda: range(SHARDS)) -> None:
+    """Enforces the clocks of the shards this replica holds (``shards()``, asked each tick)
+    until ``stop``."""
     # Checking a timeout needs the game (who is being asked), which the light loader skips.
     loader = MatchLoader(ctx.log, ctx.clock, light=False)
     while not stop.is_set():
         try:
-            await enforce_once(ctx, loader, redis)
+            await enforce_once(ctx, loader, redis, sorted(shards()))
         except Exception:  # the clock must outlive Redis hiccups and bad entries
             ctx.logger.exception("clock_pass_failed")
         with contextlib.suppress(TimeoutError):

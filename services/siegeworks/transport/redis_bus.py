@@ -24,13 +24,13 @@ from siege.eventlog.keys import (
     AUDIENCES,
     CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
-    DEADLINES_KEY,
     REPLIES_STREAM,
     bus_key,
     client_of_commands_key,
     shard_of,
 )
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.hosting.clocks import member_key
 from siegeworks import bus as topics
 from siegeworks.transport.streams import is_transient
 
@@ -88,6 +88,15 @@ def net_deadlines(changes: list[tuple[str, int | None]]) -> tuple[list[str], dic
             last[member] = due if previous is None else min(previous, due)
     cleared = [member for member, due in last.items() if due is None]
     return cleared, {member: due for member, due in last.items() if due is not None}
+
+
+def net_deadlines_by_key(changes: list[tuple[str, int | None]]
+                         ) -> dict[str, tuple[list[str], dict[str, int]]]:
+    """:func:`net_deadlines` per sorted set: each clock lives in its match's shard's."""
+    by_key: dict[str, list[tuple[str, int | None]]] = {}
+    for member, due in changes:
+        by_key.setdefault(member_key(member), []).append((member, due))
+    return {key: net_deadlines(changed) for key, changed in by_key.items()}
 
 
 class RedisBus:
@@ -219,12 +228,12 @@ class RedisBus:
             head: list[Any] = ["XADD", key] if cap is None else ["XADD", key, "MAXLEN", "~", cap]
             flat = [part for pair in fields.items() for part in pair]
             futures.append(send([*head, entry_id, *flat]))
-        cleared, scheduled = net_deadlines(deadlines)
-        if cleared:
-            futures.append(send(["ZREM", DEADLINES_KEY, *cleared]))
-        if scheduled:  # NX: a repeated prompt never pushes a clock further out
-            pairs = [part for member, due in scheduled.items() for part in (due, member)]
-            futures.append(send(["ZADD", DEADLINES_KEY, "NX", *pairs]))
+        for key, (cleared, scheduled) in net_deadlines_by_key(deadlines).items():
+            if cleared:
+                futures.append(send(["ZREM", key, *cleared]))
+            if scheduled:  # NX: a repeated prompt never pushes a clock further out
+                pairs = [part for member, due in scheduled.items() for part in (due, member)]
+                futures.append(send(["ZADD", key, "NX", *pairs]))
         for key, after_s in retire:
             futures.append(send(["EXPIRE", key, after_s]))
         return await asyncio.gather(*futures, return_exceptions=True)
@@ -236,11 +245,11 @@ class RedisBus:
             for key, fields, entry_id in out:
                 pipe.xadd(key, fields, id=entry_id,  # type: ignore[arg-type]
                           maxlen=capped(key), approximate=True)
-            cleared, scheduled = net_deadlines(deadlines)
-            if cleared:
-                pipe.zrem(DEADLINES_KEY, *cleared)
-            if scheduled:  # NX: a repeated prompt never pushes a clock further out
-                pipe.zadd(DEADLINES_KEY, scheduled, nx=True)  # type: ignore[arg-type]
+            for key, (cleared, scheduled) in net_deadlines_by_key(deadlines).items():
+                if cleared:
+                    pipe.zrem(key, *cleared)
+                if scheduled:  # NX: a repeated prompt never pushes a clock further out
+                    pipe.zadd(key, scheduled, nx=True)  # type: ignore[arg-type]
             for key, after_s in retire:
                 pipe.expire(key, after_s)
             return list(await pipe.execute(raise_on_error=False))
