@@ -48,9 +48,8 @@ def redacted(url: str) -> str:
         parts = parts._replace(query=urlencode(hidden, safe="/*"))
     if parts.password is not None:
         user = f"{parts.username}:" if parts.username else ":"
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        parts = parts._replace(netloc=f"{user}***@{host}{port}")
+        hosts = parts.netloc.rpartition("@")[2]  # host:port, or a cluster's seeds
+        parts = parts._replace(netloc=f"{user}***@{hosts}")
     return urlunsplit(parts)
 
 

@@ -496,6 +496,7 @@ def test_each_service_signs_in_as_its_own_user_with_the_password_the_cluster_giv
         assert (url.hostname, url.port) == (leader, cluster.body["spec"].get("port", 6379)), (
             f"{service} connects to {url.hostname}:{url.port}, the cluster is {leader}")
         assert url.path == "/0", "a Redis Cluster has database 0 only"
+        assert url.scheme == "redis+cluster", f"{service} would take the cluster for one Redis"
         assert f" on >{url.password} " in acl[url.username] + " ", (
             f"{service}: its Secret's password is not the one the ACL file gives siege-{service}")
 

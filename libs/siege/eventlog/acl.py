@@ -167,13 +167,15 @@ ENV_FILES = {"operator": "operator", "siege-match": "match", "siege-rules": "rul
 """The env file (``<name>.env``) each user's password goes into, beside the ACL file."""
 
 
-def env_files(passwords: dict[str, str], host: str) -> dict[str, str]:
+def env_files(passwords: dict[str, str], host: str, cluster: bool = False) -> dict[str, str]:
     """Per user, an env file for whoever signs in as it, written with the ACL file so the two
-    never disagree: ``REDIS_URL`` with the user and password for ``host`` (``host:port``), and
-    for the operator also ``REDISCLI_AUTH`` (redis-cli's password variable)."""
+    never disagree: ``REDIS_URL`` with the user and password for ``host`` (``host:port``; with
+    ``cluster``, a ``redis+cluster://`` URL with that node as its seed), and for the operator
+    also ``REDISCLI_AUTH`` (redis-cli's password variable)."""
+    scheme = "redis+cluster" if cluster else "redis"
     files = {}
     for user, name in ENV_FILES.items():
-        lines = [f"REDIS_URL=redis://{user}:{passwords[user]}@{host}/0"]
+        lines = [f"REDIS_URL={scheme}://{user}:{passwords[user]}@{host}/0"]
         if user == "operator":
             lines.append(f"REDISCLI_AUTH={passwords[user]}")
         files[f"{name}.env"] = "\n".join(lines) + "\n"

@@ -202,6 +202,9 @@ def file(
     host: Annotated[str, typer.Option(
         help="host:port the env files' REDIS_URL names (compose's Redis is redis:6379).")]
     = "redis:6379",
+    cluster: Annotated[bool, typer.Option(
+        "--cluster", help="The Redis is a Redis Cluster: the env files' REDIS_URL is a "
+        "redis+cluster:// URL with --host as its seed node.")] = False,
 ) -> None:
     """Write an ACL file of every user, for redis.conf's aclfile, and an env file per user
     beside it (env/<name>.env: match, rules, dice, scoring, auditor, operator, client-alice),
@@ -210,14 +213,15 @@ def file(
     The users: operator, the four services, an auditor and an example client.
 
     Examples: siege acl file --out deploy/redis/users.acl
-              siege acl file --out /etc/redis/users.acl --host 127.0.0.1:6379"""
+              siege acl file --out /etc/redis/users.acl --host 127.0.0.1:6379
+              siege acl file --out users.acl --host redis-0.redis:6379 --cluster"""
     if out_file is None and not example:
         raise fail("say what to write: --out FILE or --example")
     if out_file is not None:
         passwords = {name: secrets.token_urlsafe(24) for name in user_names()}
         _write_private(out_file, acl_file(passwords))
         folder = out_file.parent / "env"
-        for name, text in env_files(passwords, host).items():
+        for name, text in env_files(passwords, host, cluster).items():
             _write_private(folder / name, text)
         out.print(f"wrote {out_file} and {folder}/*.env (mode 600): users "
                   f"{', '.join(user_names())}")
