@@ -13,7 +13,8 @@ any language can read and write them. Two topics are special:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import hashlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -97,6 +98,41 @@ def net_deadlines_by_key(changes: list[tuple[str, int | None]]
     for member, due in changes:
         by_key.setdefault(member_key(member), []).append((member, due))
     return {key: net_deadlines(changed) for key, changed in by_key.items()}
+
+
+# A shard's clock changes of one batch in one call: the answered clocks cleared, the new ones
+# scheduled with NX (a repeated prompt never pushes a clock further out). ARGV: how many to
+# clear, those members, then (due, member) pairs.
+_CLOCKS_LUA = """
+local n = tonumber(ARGV[1])
+if n > 0 then redis.call('ZREM', KEYS[1], unpack(ARGV, 2, n + 1)) end
+if #ARGV > n + 1 then redis.call('ZADD', KEYS[1], 'NX', unpack(ARGV, n + 2, #ARGV)) end
+return 1
+"""
+_CLOCKS_SHA = hashlib.sha1(_CLOCKS_LUA.encode()).hexdigest()
+
+
+def send_clocks(send: Callable[[list[Any]], Awaitable[Any]], key: str, cleared: list[str],
+                scheduled: dict[str, int]) -> Awaitable[Any]:
+    """Sends a shard's clock changes at once (queued now, with the rest of the flush) as one
+    command: a ZREM, a ZADD NX, or both in one script call, so a batch costs one command per
+    shard it prompted or answered in."""
+    pairs = [part for member, due in scheduled.items() for part in (due, member)]
+    if not pairs:
+        return send(["ZREM", key, *cleared])
+    if not cleared:
+        return send(["ZADD", key, "NX", *pairs])
+    args = [len(cleared), *cleared, *pairs]
+    first = send(["EVALSHA", _CLOCKS_SHA, 1, key, *args])
+
+    async def settled() -> Any:
+        try:
+            return await first
+        except ResponseError as exc:  # a server that lost its scripts (restart, failover)
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+        return await send(["EVAL", _CLOCKS_LUA, 1, key, *args])
+    return settled()
 
 
 class RedisBus:
@@ -229,11 +265,7 @@ class RedisBus:
             flat = [part for pair in fields.items() for part in pair]
             futures.append(send([*head, entry_id, *flat]))
         for key, (cleared, scheduled) in net_deadlines_by_key(deadlines).items():
-            if cleared:
-                futures.append(send(["ZREM", key, *cleared]))
-            if scheduled:  # NX: a repeated prompt never pushes a clock further out
-                pairs = [part for member, due in scheduled.items() for part in (due, member)]
-                futures.append(send(["ZADD", key, "NX", *pairs]))
+            futures.append(send_clocks(send, key, cleared, scheduled))
         for key, after_s in retire:
             futures.append(send(["EXPIRE", key, after_s]))
         return await asyncio.gather(*futures, return_exceptions=True)
