@@ -49,6 +49,7 @@ bench: install
 	$(BIN)/python tests/bench/castle_assault_balance.py
 	$(BIN)/python -m siege.games.storm_castle.balance 200
 	$(BIN)/python tests/bench/services.py
+	$(BIN)/python tests/bench/replicas.py
 	$(BIN)/python tests/bench/tournament.py
 	$(BIN)/python tests/bench/pairing.py
 	$(BIN)/python tests/bench/durability.py

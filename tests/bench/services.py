@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +39,11 @@ import msgspec
 import psutil
 import redis as redis_sync
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from siege.engine.registry import get_engine
 from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.embedded_cluster import EmbeddedCluster
 from siege.eventlog.keys import log_key
 from siege.testing.playout import seeded_playout
 from siegeworks.cli.common import run_loop
@@ -88,7 +92,16 @@ def cpu_seconds(proc: psutil.Process) -> float:
     return times.user + times.system
 
 
-async def command_calls(redis: Redis) -> Counter[str]:
+async def command_calls(redis: Redis | RedisCluster) -> Counter[str]:
+    """Calls Redis executed by command (INFO commandstats); on a cluster, summed over the
+    primaries (a replica's figures are the replication stream, not the clients' work)."""
+    if isinstance(redis, RedisCluster):
+        nodes = await redis.info("commandstats", target_nodes=RedisCluster.PRIMARIES)
+        total: Counter[str] = Counter()
+        for stats in nodes.values():
+            total.update({name.removeprefix("cmdstat_"): int(v["calls"])
+                          for name, v in stats.items()})
+        return total
     stats = await redis.info("commandstats")
     return Counter({name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()})
 
@@ -130,20 +143,38 @@ class Window:
         return sum(self.cpu_us.values())
 
 
+def redis_servers(server: EmbeddedRedis | EmbeddedCluster) -> dict[str, psutil.Process]:
+    """The store's redis-server processes: ``redis-server``, or on a cluster every node (its
+    replicas too: they apply every write) as ``redis-server :<port>``."""
+    nodes = ({f"redis-server :{node.port}": node for node in server.nodes}
+             if isinstance(server, EmbeddedCluster) else {"redis-server": server})
+    procs = {}
+    for name, node in nodes.items():
+        assert node.process is not None
+        procs[name] = psutil.Process(node.process.pid)
+    return procs
+
+
 class Bench:
-    def __init__(self, redis: Redis, clients: Redis, server: EmbeddedRedis,
-                 services: ServiceProcesses) -> None:
+    def __init__(self, redis: Redis | RedisCluster, clients: Redis | RedisCluster,
+                 server: EmbeddedRedis | EmbeddedCluster,
+                 services: Mapping[str, subprocess.Popen[bytes]]) -> None:
         self.redis = redis  # the bench's own queries (INFO, XLEN), not counted
         self.clients = clients  # what the bots' clients send through, counted
-        assert server.process is not None
-        self.procs = {name: psutil.Process(p.pid) for name, p in services.procs.items()}
+        # On a cluster neither the services' nor the bots' redis-py cluster connections count
+        # what they send (only the auto-pipelined ones do): no "sent" figure there.
+        self.cluster = isinstance(server, EmbeddedCluster)
+        self.primaries = server.masters if isinstance(server, EmbeddedCluster) else 1
+        self.procs = {name: psutil.Process(p.pid) for name, p in services.items()}
         self.procs["bench clients"] = psutil.Process()
-        self.procs["redis-server"] = psutil.Process(server.process.pid)
+        self.procs.update(redis_servers(server))
 
     def _cpu(self) -> dict[str, float]:
         return {name: cpu_seconds(p) for name, p in self.procs.items()}
 
     async def _sent(self) -> int | None:
+        if self.cluster:
+            return None
         services = await commands_sent_by_services(self.redis, int(time.time() * 1000))
         return None if services is None or own_commands is None else services + own_commands()
 
@@ -169,15 +200,15 @@ class Bench:
                    pct(probe.samples, 0.99))
         w.cpu_us = {name: (cpu_after[name] - cpu_before[name]) * 1e6 / w.actions
                     for name in self.procs}
-        # The bench's own INFO calls are not part of the system's work.
-        w.calls = calls - Counter({"info": 2})
+        # The bench's own INFO calls (one per primary each) are not part of the system's work.
+        w.calls = calls - Counter({"info": 2 * self.primaries})
         pipe = self.redis.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.xlen(log_key(match_id))
         w.log_events = sum(await pipe.execute())
         if sent_before is not None and sent_after is not None:
             w.sent = (sent_after - sent_before) / w.actions
-        else:  # code that counts nothing: what its append script calls, taken off the total
+        elif not self.cluster:  # code that counts nothing: its append script's calls taken off
             w.estimated = True
             inner = 3 * w.calls["evalsha"] + w.log_events + 2 * len(match_ids)
             w.sent = (sum(w.calls.values()) - inner) / w.actions
@@ -277,7 +308,7 @@ async def main(loads: list[int]) -> None:
         services = ServiceProcesses(server.url, Path(logs))
         try:
             async with services.running(redis):
-                bench = Bench(redis, clients, server, services)
+                bench = Bench(redis, clients, server, services.procs)
                 # Warm-up: imports, scripts, caches.
                 await bench.one_load(5, seed=999, min_samples=0)
                 for i, concurrent in enumerate(loads):

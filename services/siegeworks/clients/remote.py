@@ -24,6 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
 from siege.eventlog.pipelined import PipelinedRedis, bulk
+from siegeworks.transport.streams import node_of
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 RECONNECT_S = 0.2
@@ -173,12 +174,22 @@ class SeatReader:
             slots.setdefault(key_slot(key.encode()), {})[key] = cursor
         main = max(slots, key=lambda slot: len(slots[slot]), default=None)
         replies = await asyncio.gather(*(
-            self.redis.xread(group, count=200,  # type: ignore[arg-type]
-                             block=self.block_ms if slot == main else None)
+            self._xread(group, self.block_ms if slot == main else None)
             for slot, group in slots.items()))
         return [(key if isinstance(key, bytes) else str(key).encode(),
                  [(eid, fields[b"m"]) for eid, fields in entries])
                 for reply in replies for key, entries in _pairs(reply)]
+
+    async def _xread(self, streams: dict[str, str], block_ms: int | None) -> Any:
+        """XREAD of one slot's streams, straight to its node (see ``read_group``)."""
+        node = node_of(self.redis, next(iter(streams)))
+        if node is None:
+            return await self.redis.xread(streams, count=200,  # type: ignore[arg-type]
+                                          block=block_ms)
+        block = [] if block_ms is None else ["BLOCK", block_ms]
+        return await self.redis.execute_command(
+            "XREAD", "COUNT", 200, *block, "STREAMS", *streams, *streams.values(),
+            target_nodes=node)
 
     def _advance(self, key: str, entry_id: bytes) -> None:
         if key in self._followed:

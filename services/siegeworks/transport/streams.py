@@ -568,13 +568,8 @@ class StreamConsumer(Generic[T]):
             if not streams:  # every stream of the slot skipped for now (over its quota)
                 await self._sleep_unless_stopped(self.block_ms / 1000)
                 return
-            batches = _stream_replies(await self.redis.xreadgroup(
-                self.group,
-                self.consumer,
-                dict.fromkeys(streams, ">"),
-                count=self.batch,
-                block=self.block_ms,
-            ))
+            batches = _stream_replies(await read_group(
+                self.redis, self.group, self.consumer, streams, self.batch, self.block_ms))
         started = time.perf_counter()  # the handling, not the wait for entries
         # First delivery of each entry (count 1), so no XPENDING lookup is needed.
         touched = await asyncio.gather(*(
@@ -609,9 +604,13 @@ class StreamConsumer(Generic[T]):
         """The last batch's acks and the next read, in one write on this consumer's own
         connection; raw replies (no redis-py parsing)."""
         assert self.reads is not None
+        streams = self._to_read()
+        if not streams:  # every stream skipped for now (a shard not held, a client resting)
+            await self._send_deferred_acks()
+            await self._sleep_unless_stopped(self.block_ms / 1000)
+            return []
         acks, self._deferred_acks = self._deferred_acks, []
         sent = [self.reads.send(["XACK", stream, self.group, *ids]) for stream, ids in acks]
-        streams = self._to_read()
         sent.append(self.reads.send([
             "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
             "BLOCK", self.block_ms, "STREAMS", *streams, *[">"] * len(streams)]))
@@ -1052,6 +1051,33 @@ class StreamConsumer(Generic[T]):
 
 # --------------------------------------------------------------------------------------------
 # Helpers
+
+
+def node_of(redis: Any, key: str) -> Any:
+    """The cluster node serving ``key``'s slot, or None (not a cluster client, or one that has
+    not read the slot map yet)."""
+    if not isinstance(redis, RedisCluster):
+        return None
+    try:
+        return redis.get_node_from_key(key)
+    except Exception:  # noqa: BLE001 - no map yet: redis-py routes the call itself
+        return None
+
+
+async def read_group(redis: Any, group: str, consumer: str, streams: Sequence[str],
+                     count: int, block_ms: int) -> Any:
+    """XREADGROUP of ``streams`` (one slot's, on a cluster) from ``>``.
+
+    On a cluster it goes straight to the node of the streams' slot: redis-py cannot find the
+    keys of XREADGROUP by itself and would ask the server (COMMAND GETKEYS, twice) before every
+    read. A MOVED reply still sends it where the slot went."""
+    node = node_of(redis, streams[0])
+    if node is None:
+        return await redis.xreadgroup(group, consumer, dict.fromkeys(streams, ">"),
+                                      count=count, block=block_ms)
+    return await redis.execute_command(
+        "XREADGROUP", "GROUP", group, consumer, "COUNT", count, "BLOCK", block_ms,
+        "STREAMS", *streams, *[">"] * len(streams), target_nodes=node)
 
 
 def parse_id(entry_id: str | bytes) -> tuple[int, int]:
