@@ -74,6 +74,10 @@ from siegeworks.supervisor import ServiceProcesses
 REPLICAS = (1, 2, 4)
 STORES = ("single", "cluster")
 CONCURRENT = 50
+CLIENTS = 10
+"""Bot clients sharing each wave (5 matches each): a client's actions come on its own commands
+stream, in its shard, which one replica of the match and rules services reads; with a single
+client one replica would do all of that work whatever the replica count."""
 WINDOW_ACTIONS = 4_000
 """Accepted actions a window holds at least: two waves of 50 matches (about 2,800 each)."""
 WINDOWS = 3
@@ -272,7 +276,8 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
             ours_before = sum(cpu_seconds(p) for p in bench.procs.values())
             busy_before, began = busy_cpu_seconds(), time.perf_counter()
             # The same seeds in every configuration: every one plays the same matches.
-            w = await bench.one_load(CONCURRENT, seed=k, min_samples=WINDOW_ACTIONS)
+            w = await bench.one_load(CONCURRENT, seed=k, min_samples=WINDOW_ACTIONS,
+                                     clients=CLIENTS)
             ours = sum(cpu_seconds(p) for p in bench.procs.values()) - ours_before
             cfg.others.append(max(0.0, busy_cpu_seconds() - busy_before - ours)
                               / (time.perf_counter() - began))
@@ -365,9 +370,10 @@ def print_lines(configs: list[Config]) -> None:
 
 async def main() -> None:
     cores = psutil.cpu_count() or os.cpu_count()
-    print(f"{GAME}, {PLAYERS} players, {BOTS[0]} bots, {CONCURRENT} concurrent matches, "
+    print(f"{GAME}, {PLAYERS} players, {BOTS[0]} bots, {CONCURRENT} concurrent matches "
+          f"played by {CLIENTS} clients, "
           f"{WINDOWS} windows of at least {WINDOW_ACTIONS:,} accepted actions per configuration")
-    print(f"this machine has {cores} cores: the replicas, the bots' client and Redis share them, "
+    print(f"this machine has {cores} cores: the replicas, the bots' clients and Redis share them, "
           "so more replicas cannot add throughput here; what the figures must show is that CPU "
           "per action does not grow with replicas or with the cluster")
     configs: list[Config] = []

@@ -178,7 +178,11 @@ class Bench:
         services = await commands_sent_by_services(self.redis, int(time.time() * 1000))
         return None if services is None or own_commands is None else services + own_commands()
 
-    async def one_load(self, concurrent: int, seed: int, min_samples: int = MIN_SAMPLES) -> Window:
+    async def one_load(self, concurrent: int, seed: int, min_samples: int = MIN_SAMPLES,
+                       clients: int = 1) -> Window:
+        """A measured window at ``concurrent`` matches, played by ``clients`` bot clients
+        (each its own client id, so its own shard: one client's actions all come on one
+        commands stream, which one rules replica reads)."""
         probe = LatencyProbe()
         sent_before = await self._sent()
         calls_before = await command_calls(self.redis)
@@ -188,10 +192,12 @@ class Bench:
         # Waves of ``concurrent`` matches until the window holds MIN_SAMPLES actions: one wave
         # at 10 matches is about 1,000 actions, whose p99 is its tenth-slowest sample.
         while not match_ids or len(probe.samples) < min_samples:
-            cfg = RunConfig(game=GAME, matches=concurrent, players=PLAYERS, bots=BOTS,
-                            seed=seed * 1000 + len(match_ids))
-            run = await play_remote(cfg, self.clients, probe=probe, stall_timeout_s=120)
-            match_ids += run.match_ids
+            runs = await asyncio.gather(*(
+                play_remote(RunConfig(game=GAME, matches=concurrent // clients, players=PLAYERS,
+                                      bots=BOTS, seed=seed * 1000 + len(match_ids) * 10 + k),
+                            self.clients, probe=probe, stall_timeout_s=120)
+                for k in range(clients)))
+            match_ids += [match_id for run in runs for match_id in run.match_ids]
         seconds = time.perf_counter() - start
         cpu_after = self._cpu()
         calls = await command_calls(self.redis) - calls_before
