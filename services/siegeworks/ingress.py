@@ -18,7 +18,6 @@ from typing import Any
 import msgspec
 import structlog
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 
 from siege.contracts.messages import (
     MAX_COMMAND_ID,
@@ -217,7 +216,8 @@ async def refresh_forever(redis: Redis, follow: Follow, stop: asyncio.Event,
             added = await follow(await registered_streams(redis))
             if added:
                 log.info("clients_followed", streams=len(added))
-        except RedisError as exc:  # the next pass may get through
+        except Exception as exc:  # noqa: BLE001 - the next pass may get through (a closed
+            # connection during a cluster failover is no RedisError in redis-py's client)
             log.warning("registry read failed", error=repr(exc))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), every_s)

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 import structlog
 from redis.asyncio import BlockingConnectionPool, Redis
-from redis.exceptions import NoPermissionError, RedisError, ResponseError
+from redis.exceptions import NoPermissionError, ResponseError
 
 from siege.contracts.messages import RULES_COMMANDS, LogAppended, Message
 from siege.contracts.version import CONTRACT_VERSION
@@ -519,7 +519,9 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                 await redis.set(health_key(service, consumer), encoder.encode(health),
                                 ex=HEALTH_TTL_S)
                 metrics.beat_reached_redis(True)
-            except RedisError as exc:  # a missed beat; the next one may get through
+            except Exception as exc:  # noqa: BLE001 - a missed beat; the next may get through
+                # (Redis refusing, or redis-py's cluster client failing with a plain error on a
+                # connection it closed during a failover: the heartbeat must outlive both)
                 metrics.beat_reached_redis(False)
                 structlog.get_logger(service=service).warning("heartbeat failed",
                                                               error=repr(exc))

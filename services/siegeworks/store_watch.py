@@ -109,6 +109,9 @@ async def read_beat(redis: Redis, keeper: bool
                      if isinstance(info, dict))
         replies.append({"run_id": ",".join(ids)})
     epoch, beat, rewinds, server = replies[-4:]
+    for reply in (epoch, beat, rewinds):  # refused reads (a failover): no beat this time
+        if isinstance(reply, Exception):
+            raise reply
     run_id = server.get("run_id") if isinstance(server, dict) else None
     return (bytes(epoch) if epoch is not None else None,
             int(beat) if beat is not None else None, int(rewinds or 0),

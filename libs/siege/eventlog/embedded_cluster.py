@@ -50,7 +50,9 @@ class EmbeddedCluster:
         # replica may take over however long it was cut off (the default refuses after a
         # long enough gap, which a test that kills a node on a busy machine could hit).
         self._args = ("--cluster-node-timeout", str(node_timeout_ms),
-                      "--cluster-replica-validity-factor", "0")
+                      "--cluster-replica-validity-factor", "0",
+                      # A replica's first copy at once, not after the default 5 s wait.
+                      "--repl-diskless-sync-delay", "0")
         self.nodes: list[EmbeddedRedis] = []
 
     @property
@@ -119,10 +121,19 @@ class EmbeddedCluster:
             if f"cluster_slots_ok:{CLUSTER_SLOTS}" not in text:
                 return f"node {port} sees slots not served"
             with redis.Redis(port=port, socket_timeout=1) as client:
-                masters = {int(row[2][1]) for row in client.execute_command("CLUSTER", "SLOTS")}
+                slots = client.execute_command("CLUSTER", "SLOTS")
+                replication = client.info("replication")
+            masters = {int(row[2][1]) for row in slots}
             if not masters <= set(self.ports):
                 # A killed master stays "ok" to the others until node_timeout_ms has passed.
                 return f"node {port} still names a dead master among {sorted(masters)}"
+            # A replica still loading its first copy would be promoted empty if its master
+            # died now: ready means every live replica of a live master is online.
+            waiting = [v for k, v in replication.items()
+                       if k.startswith("slave") and isinstance(v, dict)
+                       and v.get("state") != "online" and int(v.get("port", 0)) in self.ports]
+            if replication.get("role") == "master" and waiting:
+                return f"node {port} has replicas not in sync yet"
         return None
 
     def wait_replicated(self, timeout_s: float | None = None) -> None:

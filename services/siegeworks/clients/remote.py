@@ -12,6 +12,7 @@ slot that holds the most streams (the client's own, where the prompts come).
 from __future__ import annotations
 
 import asyncio
+import traceback
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,12 +20,10 @@ import msgspec
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
 from siege.eventlog.pipelined import PipelinedRedis, bulk
-from siegeworks.transport.streams import node_of
+from siegeworks.transport.streams import is_transient, node_of
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
 RECONNECT_S = 0.2
@@ -102,9 +101,13 @@ class SeatReader:
                 self._lost = True  # made again since the last poll: Redis may be another now
             self._links = links
             return messages
-        except (RedisConnectionError, RedisTimeoutError, OSError):
-            # Down, or a link of the pool that died with the old server: recovered on a later
-            # poll (the first command on a dead pooled link fails once).
+        except Exception as exc:
+            # Down, or a link of the pool that died with the old server, or a cluster whose
+            # master of a slot is gone and not yet replaced (CLUSTERDOWN: a read sent to its
+            # slot's node is not retried by redis-py): recovered on a later poll (the first
+            # command on a dead pooled link fails once).
+            if not (isinstance(exc, OSError) or is_transient(exc) or closed_under_us(exc)):
+                raise
             self._lost = True
             await asyncio.sleep(RECONNECT_S)
             return []
@@ -196,6 +199,18 @@ class SeatReader:
             self._followed[key] = entry_id.decode()
         else:
             self._cursor[key] = entry_id.decode()
+
+
+def closed_under_us(exc: BaseException) -> bool:
+    """True for what redis-py 8.1's asyncio connections raise, instead of a ConnectionError,
+    when a command is written on a connection closed under it (redis/redis-py#4287, #3546):
+    its cluster client closes every connection it holds, in use or not, when any command meets
+    CLUSTERDOWN, so the other reads of a poll (one per slot, at once) may meet a closed one."""
+    if not isinstance(exc, (AttributeError, TypeError, RuntimeError)):
+        return False
+    frames = traceback.extract_tb(exc.__traceback__)
+    return any(f.filename.replace("\\", "/").endswith("redis/asyncio/connection.py")
+               for f in frames)
 
 
 def _field_m(flat: list[bytes]) -> bytes:

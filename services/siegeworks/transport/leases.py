@@ -165,7 +165,8 @@ class ShardLeases:
         while not stop.is_set():
             try:
                 await self.tick()
-            except RedisError as exc:  # leases lapse if this goes on; others take over
+            except Exception as exc:  # noqa: BLE001 - leases lapse if this goes on; others
+                # take over (whatever failed: a failover can raise plain errors in redis-py)
                 self.log.warning("lease renewal failed", error=repr(exc))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.tick_s)

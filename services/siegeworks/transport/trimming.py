@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import ResponseError
 
 from siegeworks.transport.streams import parse_id
 
@@ -129,7 +129,9 @@ async def _every(one_pass: Callable[[Sequence[str]], Awaitable[int]],
         streams = streams_of()
         try:
             removed = await one_pass(streams)
-        except RedisError as exc:
+        except Exception as exc:  # noqa: BLE001 - Redis trouble, or redis-py's own on a cluster
+            # (a connection closed under a command during a failover raises a plain error):
+            # the pass is tried again; the loop must outlive it.
             warned(failed, streams=len(streams), error=repr(exc))
         else:
             if removed:
