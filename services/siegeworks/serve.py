@@ -315,9 +315,9 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     # connection (one per master on a cluster): a batch's commands for many matches leave in
     # one write.
     pipelined = pipelined_like(redis)
-    bus = RedisBus(redis, buffered=True, pipelined=pipelined)
-    ctx = ServiceContext.create(service, RedisEventLog(redis, pipelined=pipelined), bus,
-                                await _clock(redis))
+    clock = await _clock(redis)
+    bus = RedisBus(redis, buffered=True, pipelined=pipelined, now_ms=clock.now_ms)
+    ctx = ServiceContext.create(service, RedisEventLog(redis, pipelined=pipelined), bus, clock)
     ctx.decision_timeout_ms = int(os.environ.get("SIEGE_DECISION_TIMEOUT_MS", "60000"))
     if service in ("match", "rules"):  # the match service signs seat tokens, the rules check
         ctx.seat_secret = await seat_secret(redis)
@@ -464,8 +464,8 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
                                           rewound, ctx.room, metrics,
                                           partial(matches_running, ctx.loader),
                                           lambda: sorted(leases.held)))
-    clock = (asyncio.create_task(run_clock(ctx, redis, stop, lambda: leases.held))
-             if service == "match" else None)
+    clocks = (asyncio.create_task(run_clock(ctx, redis, stop, lambda: leases.held))
+              if service == "match" else None)
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()
     reader.stop()
@@ -473,11 +473,9 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     await leasing
     await beat
     await trimmer
-    for task in (registry, backlogs):
+    for task in (registry, backlogs, clocks):
         if task is not None:
             await task
-    if clock is not None:
-        await clock
     await redis.delete(health_key(service, consumer))
     await pipelined.aclose()
     if reads is not None:

@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 import pytest
 import redis.asyncio
 
-from siege.eventlog.keys import deadlines_key, shard_of
+from siege.contracts.messages import SeatPrompted
+from siege.eventlog.keys import deadlines_key, shard_of, view_key
 from siege.eventlog.pipelined_cluster import pipelined_like
-from siege.hosting.clocks import deadline_member
+from siege.hosting.clocks import deadline_member, member_key
 from siegeworks.transport.redis_bus import RedisBus
+from siegeworks.transport.streams import decode_message
 
 pytestmark = [pytest.mark.integration, pytest.mark.both_stores]
 
@@ -50,3 +53,36 @@ def test_clock_changes_land_per_shard_in_one_command_each(
     assert sets[deadlines_key(shard_of(other))] == [(elsewhere.encode(), 4_000.0)]
     # one script call (refused once, NOSCRIPT, then sent with its body) and one ZADD
     assert sent == 3
+
+
+def test_a_late_flush_moves_its_clocks_and_prompts_by_the_delay(
+        redis_client: redis.asyncio.Redis, run: Run) -> None:
+    """A service stalled between writing a prompt into its buffer and sending it gives the seat
+    its whole time from when the prompt reaches Redis (a seat must not forfeit a decision it
+    was shown after its deadline); a timely flush changes nothing."""
+    now = [10_000]
+    timely, stalled = deadline_member("m-1", 0, 1), deadline_member("m-1", 1, 1)
+
+    def prompt(seat: int, due: int) -> SeatPrompted:
+        return SeatPrompted(match_id="m-1", seat=seat, decision=1, view=msgspec.Raw(b"\x80"),
+                            legal=[], deadline_ms=due, timeout_ms=3_000)
+
+    async def scenario() -> tuple[list[tuple[bytes, float]], list[int]]:
+        bus = RedisBus(redis_client, buffered=True, now_ms=lambda: now[0])
+        for seat, member, stall in ((0, timely, 100), (1, stalled, 6_000)):
+            due = now[0] + 3_000
+            await bus.set_deadline(member, due)
+            await bus.publish(view_key("c", "m-1", seat), prompt(seat, due))
+            now[0] += stall  # the handler's batch ends this much later
+            await bus.flush()
+        prompts = []
+        for seat in (0, 1):
+            [(_, fields)] = await redis_client.xrange(view_key("c", "m-1", seat))
+            message = decode_message(fields)
+            assert isinstance(message, SeatPrompted)
+            prompts.append(message.deadline_ms)
+        return await redis_client.zrange(member_key(timely), 0, -1, withscores=True), prompts
+
+    clocks, prompts = run(scenario())
+    assert prompts == [13_000, 10_100 + 3_000 + 6_000]
+    assert clocks == [(timely.encode(), 13_000.0), (stalled.encode(), 19_100.0)]

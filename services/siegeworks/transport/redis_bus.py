@@ -8,6 +8,10 @@ any language can read and write them. Two topics are special:
   reader; only a re-announcement (a repeated create) is written here.
 - a seat's topic: the entry id is ``<decision>-1``, so a prompt repeated after a redelivery is
   refused by Redis itself and every seat sees each decision exactly once.
+
+A decision's clock runs from when its prompt reaches Redis, not from when the handler wrote it
+into the buffer: a flush that comes late (the process stalled in between) moves its batch's
+deadlines, in the clocks and in the prompts alike, by the delay (decision 0008).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 from redis.asyncio import Redis
 from redis.exceptions import NoPermissionError, ResponseError
 
@@ -48,6 +53,9 @@ def capped(key: str) -> int | None:
         return NOTICE_CAP
     return None
 
+
+LATE_MS = 250
+"""A flush this long after its first clock was buffered was stalled: its deadlines move."""
 
 DOORBELL_MAXLEN = 1000
 """Entries kept on the registry's doorbell: the registry itself is the record."""
@@ -140,7 +148,8 @@ class RedisBus:
     a whole batch's output in one pipeline (the consumer flushes before it acks its inputs)."""
 
     def __init__(self, redis: Redis, buffered: bool = False,
-                 pipelined: PipelinedRedis | None = None, keep_refused: bool = False) -> None:
+                 pipelined: PipelinedRedis | None = None, keep_refused: bool = False,
+                 now_ms: Callable[[], int] | None = None) -> None:
         self.redis = redis
         self.buffered = buffered
         # A client's bus keeps what Redis refused (out of memory, read-only) for the next flush:
@@ -161,6 +170,12 @@ class RedisBus:
         self._retire: list[tuple[str, int]] = []  # (stream, seconds left)
         self._on_flushed: list[Callable[[], None]] = []
         self._announced: set[str] = set()
+        # The clock deadlines are written on (the service's), and when the oldest deadline now
+        # buffered was set, with the prompts carrying one (their index in ``_out``): a late
+        # flush moves them all (``_late``).
+        self.now_ms = now_ms
+        self._clocked_at: int | None = None
+        self._prompts: list[tuple[int, SeatPrompted]] = []
 
     def announce_again(self) -> None:
         """Registers each sender again before its next command (the store may have lost it)."""
@@ -177,6 +192,8 @@ class RedisBus:
                     key = bus_key(shard_of(message.match_id), audience)
                     self._out.append((key, pointer_fields(message), "*"))
         elif isinstance(message, SeatPrompted):
+            self._clocked()
+            self._prompts.append((len(self._out), message))
             self._out.append((topic, {"m": bus_encoder.encode(message)},
                               f"{message.decision}-1"))
         else:  # every other topic is the name of its stream
@@ -185,6 +202,7 @@ class RedisBus:
             await self.flush()
 
     async def set_deadline(self, member: str, due_ms: int) -> None:
+        self._clocked()
         self._deadlines.append((member, due_ms))
         if not self.buffered:
             await self.flush()
@@ -198,6 +216,25 @@ class RedisBus:
         self._retire.append((topic, after_s))
         if not self.buffered:
             await self.flush()
+
+    def _clocked(self) -> None:
+        if self._clocked_at is None and self.now_ms is not None:
+            self._clocked_at = self.now_ms()
+
+    def _late(self, out: list[tuple[str, dict[str, Any], str]],
+              deadlines: list[tuple[str, int | None]], prompts: list[tuple[int, SeatPrompted]],
+              since: int | None) -> list[tuple[str, int | None]]:
+        """Moves a stalled flush's deadlines by its delay: the prompts in ``out`` (re-encoded)
+        and the clocks, returned. Every clock of the buffer moves by the delay since its oldest,
+        so a prompt and its clock keep one deadline; a clock only ever moves later."""
+        late = 0 if since is None or self.now_ms is None else self.now_ms() - since
+        if late <= LATE_MS:
+            return deadlines
+        for index, message in prompts:
+            moved = msgspec.structs.replace(message, deadline_ms=message.deadline_ms + late)
+            topic, _, entry_id = out[index]
+            out[index] = (topic, {"m": bus_encoder.encode(moved)}, entry_id)
+        return [(member, None if due is None else due + late) for member, due in deadlines]
 
     async def after_flush(self, done: Callable[[], None]) -> None:
         if self.buffered:
@@ -229,6 +266,9 @@ class RedisBus:
             return
         out, self._out = self._out, []
         deadlines, self._deadlines = self._deadlines, []
+        prompts, self._prompts = self._prompts, []
+        since, self._clocked_at = self._clocked_at, None
+        deadlines = self._late(out, deadlines, prompts, since)
         retire, self._retire = self._retire, []
         flushed, self._on_flushed = self._on_flushed, []
         try:
@@ -240,8 +280,10 @@ class RedisBus:
             self.failed_flushes += 1
             raise
         if self.keep_refused:
-            self._out[:0] = [sent for sent, reply in zip(out, replies, strict=False)
-                             if isinstance(reply, BaseException) and is_transient(reply)]
+            kept = [sent for sent, reply in zip(out, replies, strict=False)
+                    if isinstance(reply, BaseException) and is_transient(reply)]
+            self._out[:0] = kept
+            self._prompts = [(index + len(kept), message) for index, message in self._prompts]
         for reply in replies:
             # A seat's prompt for a decision it was already sent is refused by its id: that is
             # the deduplication, not a failure.
