@@ -32,11 +32,13 @@ relative to 1 replica (and the cluster's relative to the single Redis). For scri
 per configuration: ``replicas N single actions/s N cpu/action us N ...`` (services + Redis),
 and ``engine cpu/action us N``.
 
-Usage: ``python tests/bench/replicas.py`` (about 4-5 minutes on the 2-core machine).
+Usage: ``python tests/bench/replicas.py`` (about 4-5 minutes on the 2-core machine); a part of
+it with ``--stores cluster --replicas 1 4`` (the ratios then compare what was run).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -315,6 +317,13 @@ def print_config(cfg: Config) -> None:
                                             cfg.log_records.most_common(6)) or "no warnings"))
 
 
+def base(by: dict[tuple[str, int], Config], c: Config) -> tuple[Config, Config]:
+    """What ``c`` is compared with: the fewest replicas run on its store, and the single Redis
+    with its replicas (itself when that was not run)."""
+    fewest = min(n for store, n in by if store == c.store)
+    return by[(c.store, fewest)], by.get(("single", c.replicas), c)
+
+
 def print_tables(configs: list[Config]) -> None:
     by = {(c.store, c.replicas): c for c in configs}
     print("\nCPU µs per accepted action (medians of the windows); services = every replica of "
@@ -326,7 +335,7 @@ def print_tables(configs: list[Config]) -> None:
           f"{'vs 1 rep':>8} | {'vs single':>9} | {'bots':>5} | {'engine':>6} | "
           f"{'× engine':>8} | {'others':>6}")
     for c in configs:
-        one, single = by[(c.store, 1)], by[("single", c.replicas)]
+        one, single = base(by, c)
         print(f"{c.store:<8} {c.replicas:>8} | {c.rate:>9,.0f} | {c.rate / one.rate:>7.2f} | "
               f"{c.per_window(lambda w: w.p50):>6.1f} | {c.per_window(lambda w: w.p99):>6.1f} | "
               f"{c.per_window(c.services_us):>8,.0f} | {c.per_window(c.redis_us):>6,.0f} | "
@@ -341,7 +350,7 @@ def print_tables(configs: list[Config]) -> None:
           + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs 1 rep':>8} | "
           f"{'XREADGROUP/act':>14} | {'calls/act':>9} | {'sent/act':>8}")
     for c in configs:
-        one = by[(c.store, 1)]
+        one, _ = base(by, c)
         sent = [w.sent for w in c.windows if w.sent is not None]
         print(f"{c.store:<8} {c.replicas:>8} | "
               + " | ".join(f"{c.service(s):>7,.0f}" for s in SERVICES)
@@ -359,7 +368,7 @@ def print_lines(configs: list[Config]) -> None:
     print(f"\nengine cpu/action us {engine:.1f}")
     by = {(c.store, c.replicas): c for c in configs}
     for c in configs:
-        one, single = by[(c.store, 1)], by[("single", c.replicas)]
+        one, single = base(by, c)
         print(f"replicas {c.replicas} {c.store} actions/s {c.rate:.0f} cpu/action us "
               f"{c.system:.0f} bots us {c.bots:.0f} "
               f"scaling {c.rate / one.rate:.2f} cpu vs 1 replica {c.system / one.system:.2f} "
@@ -368,7 +377,23 @@ def print_lines(configs: list[Config]) -> None:
               f"net us {c.net:.0f}")
 
 
-async def main() -> None:
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="example: python tests/bench/replicas.py "
+                                            "--stores cluster --replicas 1 4")
+    parser.add_argument("--stores", nargs="+", choices=STORES, default=list(STORES),
+                        help="which stores to measure (default: both)")
+    parser.add_argument("--replicas", nargs="+", type=int, default=list(REPLICAS),
+                        help="replica counts to measure; the fewest is the base of the ratios "
+                             "(default: 1 2 4)")
+    args = parser.parse_args()
+    if any(n < 1 for n in args.replicas):
+        parser.error("--replicas: every count must be 1 or more")
+    return args
+
+
+async def main(stores: list[str], replica_counts: list[int]) -> None:
     cores = psutil.cpu_count() or os.cpu_count()
     print(f"{GAME}, {PLAYERS} players, {BOTS[0]} bots, {CONCURRENT} concurrent matches "
           f"played by {CLIENTS} clients, "
@@ -379,14 +404,14 @@ async def main() -> None:
     configs: list[Config] = []
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as logs:
-        for kind in STORES:
+        for kind in stores:
             with store(kind) as (url, server):
                 redis = connect(url)
                 # The bots' client counts what it sends on a single Redis (Bench's "sent").
                 clients = (connect(url, connection_class=CountingConnection)
                            if kind == "single" and CountingConnection else connect(url))
                 try:
-                    for replicas in REPLICAS:
+                    for replicas in replica_counts:
                         print(f"\n{kind} Redis, {replicas} replica(s) of each service:")
                         cfg = await one_config(kind, url, server, redis, clients, replicas,
                                                Path(logs) / f"{kind}-{replicas}")
@@ -402,4 +427,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    run_loop(main())
+    options = parse_args()
+    run_loop(main(options.stores, options.replicas))
