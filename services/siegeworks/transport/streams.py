@@ -316,10 +316,10 @@ class StreamConsumer(Generic[T]):
       ``idle_consumer_ms`` with nothing pending are deleted (never this one).
 
     - On a Redis Cluster (``redis`` a ``RedisCluster``), which refuses one command across
-      slots, the streams are read per slot: one loop per slot, each blocking in an XREADGROUP
-      of that slot's streams only (the keys' hash tags put a shard's buses and its clients'
-      commands streams in one slot, so that is one loop per shard). ``reads`` is not used
-      there; each loop blocks on a pooled connection of the node that serves its slot.
+      slots, the streams are read per slot (the keys' hash tags put a shard's buses and its
+      clients' commands streams in one slot, so that is one read per shard), swept by one
+      loop that handles what every slot returned as one batch (see :meth:`_read_slots`).
+      ``reads`` is not used there; blocking reads wait on pooled connections of the nodes.
 
     Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
     plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
@@ -487,17 +487,17 @@ class StreamConsumer(Generic[T]):
             claimer = asyncio.create_task(self._claim_loop(), name=f"claimer:{self.consumer}")
             self.ready.set()
             if self.cluster:
-                await self._read_per_slot()
+                await self._read_slots()
             else:
-                await self._read_forever(None)
+                await self._read_forever()
         finally:
             self._stopping.set()
             if claimer is not None:
                 await claimer
             await self._send_deferred_acks()
 
-    async def _read_forever(self, slot: int | None) -> None:
-        """Reads and handles until stopped: every stream, or (``slot``) that slot's only."""
+    async def _read_forever(self) -> None:
+        """Reads every stream and handles what comes until stopped (not on a cluster)."""
         backoff = _Backoff()
         regroup = False
         while not self._stopping.is_set():
@@ -505,7 +505,7 @@ class StreamConsumer(Generic[T]):
                 if regroup:
                     await self._ensure_groups()
                     regroup = False
-                await self._read_new(slot)
+                await self._read_new()
                 backoff.reset()
             except ResponseError as exc:
                 if "NOGROUP" in str(exc):
@@ -524,24 +524,118 @@ class StreamConsumer(Generic[T]):
                 self._retrying("stream read failed", exc)
                 await self._sleep_unless_stopped(backoff.delay())
 
-    async def _read_per_slot(self) -> None:
-        """One :meth:`_read_forever` per slot that a stream read lives in, a new one as soon
-        as ``follow`` brings a stream of a slot not read yet; until stopped."""
-        loops: dict[int, asyncio.Task[None]] = {}
+    async def _read_slots(self) -> None:
+        """Cluster: one loop for every slot that a stream read lives in, until stopped.
+
+        A cluster refuses one XREADGROUP across slots, so a loop per slot would handle each
+        slot's entries as a batch of their own: at a given load sixteen times the batches of a
+        single Redis, and everything done once per batch (flush, acks, log record) sixteen times
+        as often. Instead each pass sweeps every slot with a non-blocking XREADGROUP (on the
+        auto-pipelined connection when given: one write per master) and handles whatever came
+        back, from every slot, as one batch. Only a sweep that found nothing leaves a blocking
+        read outstanding on each slot swept; the loop then waits for the first to answer, and
+        every read answered by then joins the next batch. A slot with a read outstanding is
+        not swept, so the entries of a stream are handled in the order Redis handed them out.
+        """
+        waiting: dict[int, asyncio.Future[Any]] = {}
+        backoff = _Backoff()
+        regroup = False
         try:
             while not self._stopping.is_set():
-                self._streams_changed.clear()
-                for slot in sorted(set(self._by_slot()) - set(loops)):
-                    loops[slot] = asyncio.create_task(self._read_forever(slot),
-                                                      name=f"reader:{self.consumer}:{slot}")
-                changed = asyncio.ensure_future(self._streams_changed.wait())
-                stopping = asyncio.ensure_future(self._stopping.wait())
-                await asyncio.wait((changed, stopping), return_when=asyncio.FIRST_COMPLETED)
-                for waiter in (changed, stopping):
-                    waiter.cancel()
+                try:
+                    if regroup:
+                        await self._ensure_groups()
+                        regroup = False
+                    if await self._sweep(waiting):
+                        backoff.reset()
+                except ResponseError as exc:
+                    if "NOGROUP" in str(exc):
+                        self.log.warning("consumer group vanished; recreating", error=str(exc))
+                        regroup = True
+                        continue
+                    self._retrying("redis refused a command", exc)
+                    await self._sleep_unless_stopped(backoff.delay())
+                except Exception as exc:  # connection errors, and our own bugs outside a handler
+                    self._retrying("stream read failed", exc)
+                    await self._sleep_unless_stopped(backoff.delay())
         finally:
             self._stopping.set()
-            await asyncio.gather(*loops.values(), return_exceptions=True)
+            # Reads still outstanding end within block_ms; what they took is ours to handle.
+            try:
+                await self._handle_read(self._answered(waiting, every=True))
+            except Exception as exc:  # stopping anyway: unacked entries come back later
+                self._retrying("last reads failed", exc)
+
+    async def _sweep(self, waiting: dict[int, asyncio.Future[Any]]) -> bool:
+        """One pass of :meth:`_read_slots`: handles what the answered blocking reads and a
+        sweep of the other slots brought, or waits for a blocking read; True if Redis
+        answered every read."""
+        if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
+            return True
+        self._streams_changed.clear()
+        answered = self._answered(waiting)  # first, so their slots are swept now as well
+        slots = {slot: streams for slot in self._by_slot()
+                 if slot not in waiting and (streams := self._to_read(slot))}
+        swept = await asyncio.gather(*(self._read_slot(streams, None)
+                                       for streams in slots.values()), return_exceptions=True)
+        if await self._handle_read([*answered, *swept]):
+            return True
+        if not slots and not waiting:  # every stream skipped for now (over its quota)
+            await self._sleep_unless_stopped(self.block_ms / 1000)
+            return True
+        for slot, streams in slots.items():
+            waiting[slot] = asyncio.ensure_future(self._read_slot(streams, self.block_ms))
+        wakers = [asyncio.ensure_future(event.wait())
+                  for event in (self._stopping, self._streams_changed)]
+        try:
+            await asyncio.wait([*waiting.values(), *wakers],
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waker in wakers:
+                waker.cancel()
+        return True
+
+    async def _read_slot(self, streams: Sequence[str],
+                         block_ms: int | None) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
+        """XREADGROUP of one slot's streams from ``>``; non-blocking (``block_ms`` None) on the
+        auto-pipelined connection when there is one, blocking on a pooled one."""
+        if block_ms is None and self.pipelined is not None:
+            return _raw_stream_replies(await self.pipelined.execute(
+                "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
+                "STREAMS", *streams, *[">"] * len(streams)))
+        return _stream_replies(await read_group(self.redis, self.group, self.consumer, streams,
+                                                self.batch, block_ms))
+
+    @staticmethod
+    def _answered(waiting: dict[int, asyncio.Future[Any]], every: bool = False) -> list[Any]:
+        """The replies (or errors) of the blocking reads done, taken out of ``waiting``; with
+        ``every``, a future gathering all of them, done or not."""
+        if every:
+            pending = list(waiting.values())
+            waiting.clear()
+            return [asyncio.gather(*pending, return_exceptions=True)] if pending else []
+        done = [slot for slot, read in waiting.items() if read.done()]
+        return [_reply_or_error(waiting.pop(slot)) for slot in done]
+
+    async def _handle_read(self, replies: Sequence[Any]) -> bool:
+        """Handles, as one batch, the entries of ``replies`` (reads' results, or errors, or
+        futures of lists of them); raises the first error after. True if any entry came."""
+        batches: dict[str, list[tuple[bytes, Fields]]] = {}
+        errors: list[BaseException] = []
+        for reply in replies:
+            results = await reply if isinstance(reply, asyncio.Future) else [reply]
+            for result in results:
+                if isinstance(result, BaseException):
+                    errors.append(result)
+                    continue
+                for stream, entries in result:
+                    # A blocking read answered and then a sweep of its slot: in that order.
+                    batches.setdefault(stream, []).extend(entries)
+        if batches:
+            await self._handle_batches(list(batches.items()), defer_ack=False)
+        if errors and not isinstance(errors[0], asyncio.CancelledError):
+            raise errors[0]
+        return bool(batches)
 
     def _retrying(self, event: str, exc: Exception) -> None:
         """Logs a failure the loop survives: Redis trouble as a warning, anything else (a bug)
@@ -558,32 +652,38 @@ class StreamConsumer(Generic[T]):
         for stream in self.streams:
             await ensure_group(self.redis, stream, self.group)
 
-    async def _read_new(self, slot: int | None = None) -> None:
+    async def _read_new(self) -> None:
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
             return
         if self.reads is not None:
             batches = await self._ack_and_read()
         else:
-            streams = self._to_read(slot)
-            if not streams:  # every stream of the slot skipped for now (over its quota)
+            streams = self._to_read()
+            if not streams:  # every stream skipped for now (over its quota)
                 await self._sleep_unless_stopped(self.block_ms / 1000)
                 return
             batches = _stream_replies(await read_group(
                 self.redis, self.group, self.consumer, streams, self.batch, self.block_ms))
+        await self._handle_batches(batches, defer_ack=self.reads is not None)
+
+    async def _handle_batches(self, batches: Sequence[tuple[str, list[tuple[bytes, Fields]]]],
+                              defer_ack: bool) -> None:
+        """Handles newly read entries, one batch per stream, the streams concurrently."""
+        if not batches:
+            return
         started = time.perf_counter()  # the handling, not the wait for entries
         # First delivery of each entry (count 1), so no XPENDING lookup is needed.
         touched = await asyncio.gather(*(
-            self._handle(stream, entries, delivery_counts=None, defer_ack=self.reads is not None)
+            self._handle(stream, entries, delivery_counts=None, defer_ack=defer_ack)
             for stream, entries in batches
         ))
-        if batches:
-            handled_s = time.perf_counter() - started
-            count = sum(len(e) for _, e in batches)
-            # One record per batch, not per message: a record costs as much as handling one.
-            self.log.info("batch_handled", entries=count, streams=len(batches),
-                          match_ids=sorted({str(k) for keys in touched for k in keys}))
-            if self.on_batch is not None:
-                self.on_batch(handled_s, count)
+        handled_s = time.perf_counter() - started
+        count = sum(len(e) for _, e in batches)
+        # One record per batch, not per message: a record costs as much as handling one.
+        self.log.info("batch_handled", entries=count, streams=len(batches),
+                      match_ids=sorted({str(k) for keys in touched for k in keys}))
+        if self.on_batch is not None:
+            self.on_batch(handled_s, count)
 
     def _to_read(self, slot: int | None = None) -> list[str]:
         streams = self.streams if slot is None else self._by_slot().get(slot, [])
@@ -623,8 +723,7 @@ class StreamConsumer(Generic[T]):
             if isinstance(reply, BaseException):
                 # Unacked entries stay pending: the claimer hands them out again.
                 raise reply
-        return [(_text(stream), [(entry_id, _fields(flat)) for entry_id, flat in entries])
-                for stream, entries in replies[-1] or ()]
+        return _raw_stream_replies(replies[-1])
 
     async def _send_deferred_acks(self) -> None:
         if self.reads is None or not self._deferred_acks:
@@ -1065,8 +1164,9 @@ def node_of(redis: Any, key: str) -> Any:
 
 
 async def read_group(redis: Any, group: str, consumer: str, streams: Sequence[str],
-                     count: int, block_ms: int) -> Any:
-    """XREADGROUP of ``streams`` (one slot's, on a cluster) from ``>``.
+                     count: int, block_ms: int | None) -> Any:
+    """XREADGROUP of ``streams`` (one slot's, on a cluster) from ``>``; ``block_ms`` None does
+    not block.
 
     On a cluster it goes straight to the node of the streams' slot: redis-py cannot find the
     keys of XREADGROUP by itself and would ask the server (COMMAND GETKEYS, twice) before every
@@ -1075,8 +1175,9 @@ async def read_group(redis: Any, group: str, consumer: str, streams: Sequence[st
     if node is None:
         return await redis.xreadgroup(group, consumer, dict.fromkeys(streams, ">"),
                                       count=count, block=block_ms)
+    block = () if block_ms is None else ("BLOCK", block_ms)
     return await redis.execute_command(
-        "XREADGROUP", "GROUP", group, consumer, "COUNT", count, "BLOCK", block_ms,
+        "XREADGROUP", "GROUP", group, consumer, "COUNT", count, *block,
         "STREAMS", *streams, *[">"] * len(streams), target_nodes=node)
 
 
@@ -1095,6 +1196,19 @@ def _fields(flat: Any) -> Fields:
     if not flat:
         return {}
     return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _reply_or_error(read: asyncio.Future[Any]) -> Any:
+    """A finished read's result, or the exception it raised."""
+    if read.cancelled():
+        return asyncio.CancelledError()
+    return read.exception() or read.result()
+
+
+def _raw_stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
+    """A raw (RESP2, unparsed) XREADGROUP reply as (stream, entries) pairs."""
+    return [(_text(stream), [(entry_id, _fields(flat)) for entry_id, flat in entries])
+            for stream, entries in reply or ()]
 
 
 def _stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
