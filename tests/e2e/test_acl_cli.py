@@ -4,6 +4,7 @@ password out, and every mistake ends as a one-line error, never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -16,8 +17,10 @@ from redis.exceptions import AuthenticationError, NoPermissionError
 
 from siege.eventlog.acl import service_rules
 from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.embedded_cluster import EmbeddedCluster
 from siege.eventlog.keys import CLIENTS_KEY, commands_key
 from siegeworks.cli.access import client_url
+from siegeworks.redis_target import connect
 
 SIEGE = [sys.executable, "-m", "siegeworks.cli"]
 
@@ -146,6 +149,8 @@ def test_setuser_and_file_work_without_redis(tmp_path: Path) -> None:
     ("rediss://operator:pw@redis.example/0", "rediss://client-a:PW@redis.example:6379/0"),
     ("redis://[::1]:7000", "redis://client-a:PW@[::1]:7000/0"),
     ("unix:///run/redis.sock", "redis://client-a:PW@HOST:6379/0"),
+    ("redis+cluster://operator:pw@10.0.0.1:7000,10.0.0.2:7000",
+     "redis+cluster://client-a:PW@10.0.0.1:7000,10.0.0.2:7000"),
 ])
 def test_the_client_url_keeps_the_scheme_host_and_port(redis_url: str, expected: str) -> None:
     assert client_url(redis_url, "a", "PW") == expected
@@ -164,3 +169,29 @@ def test_a_redis_that_wants_a_password_says_so_in_words(server: EmbeddedRedis,
                               text=True, timeout=60, cwd=tmp_path)
         one_line_error(done, said)
         assert "HELLO" not in done.stderr and "wrong" not in done.stderr
+
+
+def test_on_a_cluster_the_issued_url_names_the_cluster_and_signs_in_on_every_node(
+        cluster: EmbeddedCluster, tmp_path: Path) -> None:
+    issued = siege(["issue", "dora"], tmp_path, cluster.cluster_url)
+    assert issued.returncode == 0, issued.stderr
+    url = issued.stdout.strip()
+    assert url.startswith("redis+cluster://client-dora:")
+    password = url.split(":")[2].split("@")[0]
+
+    async def writes_its_commands() -> None:
+        dora = connect(url)
+        try:
+            await dora.xadd(commands_key("dora"), {"m": "x"})
+            with pytest.raises(NoPermissionError):
+                await dora.xadd(commands_key("bob"), {"m": "x"})
+        finally:
+            await dora.aclose()
+
+    asyncio.run(writes_its_commands())
+    assert all(signs_in(f"redis://client-dora:{password}@127.0.0.1:{port}/0")
+               for port in cluster.ports)
+    revoked = siege(["revoke", "dora"], tmp_path, cluster.cluster_url)
+    assert revoked.returncode == 0, revoked.stderr
+    assert not any(signs_in(f"redis://client-dora:{password}@127.0.0.1:{port}/0")
+                   for port in cluster.ports)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio
+from redis.asyncio.cluster import RedisCluster
 from redis.backoff import NoBackoff
 from redis.exceptions import AuthenticationError, NoPermissionError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -30,6 +31,7 @@ from siege.eventlog.credentials import (
     UnknownClientError,
 )
 from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.embedded_cluster import EmbeddedCluster
 from siege.eventlog.keys import CLIENTS_CHANGED_STREAM, CLIENTS_KEY, commands_key, inbox_key
 
 Run = Callable[[Awaitable[Any]], Any]
@@ -59,20 +61,16 @@ def operator(server: EmbeddedRedis, run: Run) -> Iterator[redis.asyncio.Redis]:
 def as_client(server: EmbeddedRedis, client: str, password: str) -> redis.asyncio.Redis:
     """A connection as ``client-<client>`` that never retries: a dropped connection or a
     refused sign-in shows as the error itself."""
-    return redis.asyncio.Redis(host="127.0.0.1", port=server.port,
-                               username=f"client-{client}", password=password,
-                               retry=Retry(NoBackoff(), 0), socket_timeout=5)
+    return connect_as(server.port, client, password)
+
+
+def connect_as(port: int, client: str, password: str) -> redis.asyncio.Redis:
+    return redis.asyncio.Redis(host="127.0.0.1", port=port, username=f"client-{client}",
+                               password=password, retry=Retry(NoBackoff(), 0), socket_timeout=5)
 
 
 async def signs_in(server: EmbeddedRedis, client: str, password: str) -> bool:
-    connection = as_client(server, client, password)
-    try:
-        await connection.ping()
-        return True
-    except AuthenticationError:
-        return False
-    finally:
-        await connection.aclose()
+    return await signs_in_at(server.port, client, password)
 
 
 async def doorbell(operator: redis.asyncio.Redis) -> list[str]:
@@ -338,3 +336,53 @@ def test_with_an_aclfile_the_changes_survive_a_restart(tmp_path: Path) -> None:
 
     with EmbeddedRedis(extra_args=("--aclfile", str(aclfile))) as server:
         asyncio.run(after_restart(server))
+
+
+def test_on_a_cluster_every_node_knows_an_issued_client_and_forgets_a_revoked_one(
+        cluster: EmbeddedCluster, run: Run) -> None:
+    """Each node of a cluster keeps its own users: the client's slot may be on any master, and
+    a failover hands it to a replica, so every node must know the client, and forget it."""
+
+    async def on_every_node(client: str, password: str) -> list[bool]:
+        return [await signs_in_at(port, client, password) for port in cluster.ports]
+
+    async def scenario() -> None:
+        operator = RedisCluster.from_url(cluster.url)
+        try:
+            password = await credentials.issue(operator, "carol")
+            assert await on_every_node("carol", password) == [True] * len(cluster.ports)
+            with pytest.raises(ClientExistsError):
+                await credentials.issue(operator, "carol")
+            assert ClientEntry("carol", has_user=True, registered=True) in (
+                await credentials.list_clients(operator))
+            # Its commands stream is on its shard's master, whichever that is.
+            carol = RedisCluster.from_url(cluster.url, username="client-carol",
+                                          password=password)
+            try:
+                await carol.xadd(commands_key("carol"), {"m": "x"})
+            finally:
+                await carol.aclose()
+            fresh = await credentials.issue(operator, "carol", replace=True)
+            assert await on_every_node("carol", password) == [False] * len(cluster.ports)
+            assert await on_every_node("carol", fresh) == [True] * len(cluster.ports)
+            rotated = await credentials.rotate(operator, "carol")
+            assert await on_every_node("carol", rotated) == [True] * len(cluster.ports)
+            assert await on_every_node("carol", fresh) == [False] * len(cluster.ports)
+            await credentials.revoke(operator, "carol")
+            assert await on_every_node("carol", rotated) == [False] * len(cluster.ports)
+            assert "carol" not in {c.client for c in await credentials.list_clients(operator)}
+        finally:
+            await operator.aclose()
+
+    run(scenario())
+
+
+async def signs_in_at(port: int, client: str, password: str) -> bool:
+    connection = connect_as(port, client, password)
+    try:
+        await connection.ping()
+        return True
+    except AuthenticationError:
+        return False
+    finally:
+        await connection.aclose()

@@ -20,6 +20,13 @@ restarts, which is passed to ``warn`` rather than raised (the change itself was 
 
 Issue is check-then-set (ACL commands cannot run in a script): two operators issuing the same id
 at the same moment both succeed, and the later password wins.
+
+On a Redis Cluster (``redis`` a ``RedisCluster``) every node keeps its own users, so each ACL
+command goes to every node, replicas included (a replica promoted by a failover must know the
+clients of its slots): a client exists if any node knows it, and ACL SAVE runs on each node.
+There a replacing issue deletes and creates the user in two steps (a cluster runs no
+transaction across nodes): between them the client cannot sign in anywhere. A node added to
+the cluster later gets the users from the aclfile copied to it (deploy/redis/credentials.md).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.exceptions import NoPermissionError, ResponseError
 
 from siege.eventlog.acl import client_rules
@@ -97,8 +105,55 @@ async def _command(redis: Redis, *args: str) -> Any:
         raise CredentialsError(f"{' '.join(args[:2])} failed: {_one_line(error)}") from None
 
 
+async def _acl(redis: Redis, *args: str) -> list[Any]:
+    """One ACL command on the server, or on every node of a cluster; its replies, one a node.
+    A refusal by any node becomes a :class:`CredentialsError` naming the command."""
+    if not isinstance(redis, RedisCluster):
+        return [await _command(redis, *args)]
+    made: list[ClusterNode] = []
+    try:
+        nodes = await _every_node(redis, made)
+        # The nodes themselves, not the ALL_NODES flag: redis-py 8.1 looks for a key in an
+        # ACL command sent with a flag, and finds none.
+        replies = await redis.execute_command(*args, target_nodes=nodes)
+    except NoPermissionError as error:
+        raise CredentialsError(f"the Redis user may not run {' '.join(args[:2])}: connect as "
+                               f"the operator ({_one_line(error)})") from None
+    except ResponseError as error:
+        raise CredentialsError(f"{' '.join(args[:2])} failed: {_one_line(error)}") from None
+    finally:
+        for node in made:
+            await node.disconnect()
+    # redis-py answers a command sent to several nodes with a reply per node name (one node:
+    # the reply itself).
+    return list(replies.values()) if isinstance(replies, dict) else [replies]
+
+
+async def _every_node(redis: RedisCluster, made: list[ClusterNode]) -> list[ClusterNode]:
+    """Every node of the cluster that is up, replicas included, as the cluster itself lists
+    them (CLUSTER NODES: redis-py knows only the replicas that CLUSTER SLOTS lists, which
+    leaves out one still syncing); nodes redis-py does not know are made and added to
+    ``made``, for the caller to close."""
+    await redis.initialize()  # no-op once the nodes are known
+    listing = await redis.execute_command("CLUSTER", "NODES",
+                                          target_nodes=redis.get_default_node())
+    nodes: list[ClusterNode] = []
+    for line in _text(listing).splitlines():
+        fields = line.split()
+        if len(fields) < 3 or {"fail", "handshake", "noaddr"} & set(fields[2].split(",")):
+            continue
+        host, _, port = fields[1].split("@")[0].rpartition(":")
+        node = redis.get_node(host=host, port=int(port))
+        if node is None:
+            node = ClusterNode(host, int(port), **redis.get_connection_kwargs())
+            made.append(node)
+        nodes.append(node)
+    return nodes
+
+
 async def _user_exists(redis: Redis, client: str) -> bool:
-    return await _command(redis, "ACL", "GETUSER", user_name(client)) is not None
+    return any(reply is not None
+               for reply in await _acl(redis, "ACL", "GETUSER", user_name(client)))
 
 
 async def _ring(redis: Redis, client: str) -> None:
@@ -106,17 +161,18 @@ async def _ring(redis: Redis, client: str) -> None:
 
 
 async def _save(redis: Redis, warn: Warn) -> None:
-    """ACL SAVE; a refusal (no aclfile, a read-only one) is a warning: the change is live."""
+    """ACL SAVE (on every node of a cluster); a refusal (no aclfile, a read-only one) is a
+    warning: the change is live."""
     try:
-        await redis.execute_command("ACL", "SAVE")
-    except ResponseError as error:
-        reason = _one_line(error).split(". ")[0]
+        await _acl(redis, "ACL", "SAVE")
+    except CredentialsError as error:
+        reason = str(error).removeprefix("ACL SAVE failed: ").split(". ")[0]
         warn(f"the change lasts until Redis restarts: ACL SAVE refused ({reason})")
 
 
 async def _set_password(redis: Redis, client: str, *rules: str) -> str:
     password = secrets.token_urlsafe(PASSWORD_BYTES)
-    await _command(redis, "ACL", "SETUSER", user_name(client), *rules, f">{password}")
+    await _acl(redis, "ACL", "SETUSER", user_name(client), *rules, f">{password}")
     return password
 
 
@@ -132,6 +188,10 @@ async def issue(redis: Redis, client: str, *, replace: bool = False,
         if not replace:
             raise ClientExistsError(f"client {client!r} exists already: rotate its password "
                                     "or replace the client")
+        if isinstance(redis, RedisCluster):
+            await _acl(redis, "ACL", "DELUSER", user_name(client))
+            return await _registered(redis, client, await _set_password(
+                redis, client, "reset", *client_rules(client)), warn)
         password = secrets.token_urlsafe(PASSWORD_BYTES)
         async with redis.pipeline(transaction=True) as tx:
             tx.execute_command("ACL", "DELUSER", user_name(client))
@@ -143,6 +203,11 @@ async def issue(redis: Redis, client: str, *, replace: bool = False,
                 raise CredentialsError(f"ACL SETUSER failed: {_one_line(error)}") from None
     else:
         password = await _set_password(redis, client, "reset", *client_rules(client))
+    return await _registered(redis, client, password, warn)
+
+
+async def _registered(redis: Redis, client: str, password: str, warn: Warn) -> str:
+    """After a client's user is made: registers it, rings the doorbell and saves the users."""
     await _command(redis, "SADD", CLIENTS_KEY, client)
     await _ring(redis, client)
     await _save(redis, warn)
@@ -167,7 +232,7 @@ async def revoke(redis: Redis, client: str, *, warn: Warn = _ignore) -> None:
     of the registry. A client with neither a user nor a registry entry is refused
     (:class:`UnknownClientError`)."""
     _checked(client)
-    deleted = await _command(redis, "ACL", "DELUSER", user_name(client))
+    deleted = sum(await _acl(redis, "ACL", "DELUSER", user_name(client)))
     removed = await _command(redis, "SREM", CLIENTS_KEY, client)
     if not deleted and not removed:
         raise UnknownClientError(f"unknown client {client!r}: nothing to revoke")
@@ -182,7 +247,7 @@ async def list_clients(redis: Redis) -> list[ClientEntry]:
     without ``siege acl issue``); an entry without a user is a client that added itself on a
     server without ACLs."""
     users = {name.removeprefix(USER_PREFIX)
-             for name in map(_text, await _command(redis, "ACL", "USERS"))
+             for names in await _acl(redis, "ACL", "USERS") for name in map(_text, names)
              if name.startswith(USER_PREFIX)}
     registered = {_text(c) for c in await _command(redis, "SMEMBERS", CLIENTS_KEY)}
     return [ClientEntry(client=c, has_user=c in users, registered=c in registered)

@@ -21,7 +21,7 @@ from siege.eventlog.acl import acl_file, client_rules, env_files, example_passwo
 from siege.eventlog.keys import valid_client_id
 from siegeworks.cli.app import app
 from siegeworks.cli.common import err, fail, out, run_async
-from siegeworks.redis_target import connect, redacted
+from siegeworks.redis_target import CLUSTER_SUFFIX, connect, redacted
 
 EXAMPLE = Path("deploy/redis/users.acl")
 GUIDE = "deploy/redis/credentials.md"
@@ -86,14 +86,16 @@ def client_url(redis_url: str, client: str, password: str) -> str:
     """The URL the client connects with: ``redis_url``'s scheme, host, port and database, with
     the client's user and password (a unix socket is for local users: then redis://HOST)."""
     parts = urlsplit(redis_url)
+    user = f"{credentials.user_name(client)}:{password}"
+    if parts.scheme.endswith(CLUSTER_SUFFIX):  # the same seeds: every node knows the client
+        return f"{parts.scheme}://{user}@{parts.netloc.rpartition('@')[2]}"
     scheme = parts.scheme if parts.scheme in ("redis", "rediss") else "redis"
     host = parts.hostname if parts.scheme != "unix" and parts.hostname else "HOST"
     if ":" in host:
         host = f"[{host}]"
     port = parts.port if parts.scheme != "unix" and parts.port else 6379
     database = parts.path.strip("/") if parts.scheme != "unix" else ""
-    return (f"{scheme}://{credentials.user_name(client)}:{password}@{host}:{port}/"
-            f"{database or '0'}")
+    return f"{scheme}://{user}@{host}:{port}/{database or '0'}"
 
 
 def _print_url(redis_url: str, client: str, password: str, done: str) -> None:
