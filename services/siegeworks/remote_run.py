@@ -30,7 +30,7 @@ from siege.contracts.rejections import RejectionCode
 from siege.dice.fair import new_seed
 from siege.eventlog.keys import RESULTS_HASH, RESULTS_STREAM, inbox_key, view_key
 from siege.eventlog.pipelined import PipelinedRedis
-from siege.eventlog.pipelined_cluster import pipelined_like
+from siege.eventlog.pipelined_cluster import ClusterPipelinedRedis, pipelined_like
 from siege.hosting.lobby import OPEN
 from siegeworks import bus as topics
 from siegeworks.clients.bots import BotSeat, hand_token, make_seats
@@ -160,18 +160,22 @@ async def play_specs(
     at a time, as client ``client``; returns their results by match id."""
     # The bots' commands of one poll leave together, in one write, at the end of the pass.
     fast = pipelined_like(redis)
-    # On a cluster the reader reads per slot on pooled connections (SeatReader).
+    # The reader's blocking reads on connections of their own: one, or on a cluster two, one
+    # for the blocking read of the client's slot and one for the other slots (SeatReader).
     reads = None if isinstance(redis, RedisCluster) else PipelinedRedis.like(redis)
+    slot_reads = ((ClusterPipelinedRedis.like(redis), ClusterPipelinedRedis.like(redis))
+                  if isinstance(redis, RedisCluster) else None)
     bus = (RedisBus(redis, buffered=True, pipelined=fast, keep_refused=True) if probe is None
            else _ProbedBus(redis, probe, fast))
-    reader = SeatReader(redis, on_prompt=probe.prompted if probe else None, pipelined=reads)
+    reader = SeatReader(redis, on_prompt=probe.prompted if probe else None, pipelined=reads,
+                        slot_reads=slot_reads)
     try:
         return await _play(specs, redis, bus, reader, bots_seed, on_finished, stall_timeout_s,
                            concurrency, client)
     finally:
-        await fast.aclose()
-        if reads is not None:
-            await reads.aclose()
+        for link in (fast, reads, *(slot_reads or ())):
+            if link is not None:
+                await link.aclose()
 
 
 async def _play(

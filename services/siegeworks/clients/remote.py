@@ -6,7 +6,10 @@ of bot seats at once; it also follows the results stream to know when matches en
 
 On a Redis Cluster one XREAD may not span slots: a client's own streams share its slot, and
 the results stream has another. There each poll reads every slot at once, blocking only in the
-slot that holds the most streams (the client's own, where the prompts come).
+slot that holds the most streams (the client's own, where the prompts come): on redis-py's
+pooled connections, or, given ``slot_reads``, on two auto-pipelined cluster connections, one
+for the blocking read and one for the others (a read queued behind a blocked one would wait
+for it), which cost less than half as much per read.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from redis.crc import key_slot
 
 from siege.contracts.messages import Message, SeatPrompted, bus_decoder
 from siege.eventlog.pipelined import PipelinedRedis, bulk
+from siege.eventlog.pipelined_cluster import ClusterPipelinedRedis
 from siegeworks.transport.streams import is_transient, node_of
 
 PromptHandler = Callable[[SeatPrompted], Awaitable[None]]
@@ -32,8 +36,11 @@ RECONNECT_S = 0.2
 class SeatReader:
     def __init__(self, redis: Redis, block_ms: int = 500,
                  on_prompt: Callable[[str], None] | None = None,
-                 pipelined: PipelinedRedis | None = None) -> None:
+                 pipelined: PipelinedRedis | None = None,
+                 slot_reads: tuple[ClusterPipelinedRedis, ClusterPipelinedRedis] | None = None
+                 ) -> None:
         self.redis = redis
+        self.slot_reads = slot_reads  # on a cluster: (blocking, the others); the caller's
         # A connection of its own for the blocking XREAD, when given: raw replies, so hundreds
         # of seats' entries are not first turned into dicts by redis-py.
         self.pipelined = pipelined
@@ -47,7 +54,8 @@ class SeatReader:
         self._resets: dict[str, Callable[[], None]] = {}
         self.recoveries = 0  # times the connection was lost and the seats were read afresh
         self._lost = False
-        self._links = 0  # the pipelined connection's count of links, as of the last poll
+        # The connections' count of links (of slot map reads, on a cluster) at the last poll.
+        self._links: int | None = None
 
     def subscribe_seat(self, stream: str, handler: PromptHandler,
                        reset: Callable[[], None] | None = None) -> None:
@@ -96,8 +104,10 @@ class SeatReader:
                 await self.recover()
                 self._lost = False
             messages = await self._poll()
-            links = self.pipelined.connections if self.pipelined is not None else 0
-            if self._links and links != self._links:
+            # A cluster connection reads its slot map again after a lost link or a MOVED.
+            links = ((self.pipelined.connections if self.pipelined is not None else 0)
+                     + sum(link.refreshes for link in self.slot_reads or ()))
+            if self._links is not None and links != self._links:
                 self._lost = True  # made again since the last poll: Redis may be another now
             self._links = links
             return messages
@@ -176,6 +186,16 @@ class SeatReader:
         for key, cursor in streams.items():
             slots.setdefault(key_slot(key.encode()), {})[key] = cursor
         main = max(slots, key=lambda slot: len(slots[slot]), default=None)
+        if self.slot_reads is not None:
+            blocking, others = self.slot_reads
+            raw = await asyncio.gather(*(
+                (blocking if slot == main else others).send([
+                    "XREAD", "COUNT", 200,
+                    *(("BLOCK", self.block_ms) if slot == main else ()),
+                    "STREAMS", *group, *group.values()])
+                for slot, group in slots.items()))
+            return [(key, [(eid, _field_m(flat)) for eid, flat in entries])
+                    for reply in raw for key, entries in reply or ()]
         replies = await asyncio.gather(*(
             self._xread(group, self.block_ms if slot == main else None)
             for slot, group in slots.items()))

@@ -55,6 +55,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
 from siege.eventlog.pipelined import PipelinedRedis
+from siege.eventlog.pipelined_cluster import ClusterPipelinedRedis
 
 MESSAGE_FIELD = b"m"
 """The field of a bus entry that holds the msgpack of one message."""
@@ -319,7 +320,7 @@ class StreamConsumer(Generic[T]):
       slots, the streams are read per slot (the keys' hash tags put a shard's buses and its
       clients' commands streams in one slot, so that is one read per shard), swept by one
       loop that handles what every slot returned as one batch (see :meth:`_read_slots`).
-      ``reads`` is not used there; blocking reads wait on pooled connections of the nodes.
+      ``reads`` is not used there; a blocking read waits on a connection of its slot's own.
 
     Counters ``processed``, ``failed`` (handler raised), ``dead_lettered`` and ``claimed`` are
     plain attributes for health reports and tests. ``ready`` is set once the start-up re-read is
@@ -427,6 +428,8 @@ class StreamConsumer(Generic[T]):
         self._stopping = asyncio.Event()
         self._streams_changed = asyncio.Event()
         self._grouped: tuple[list[str] | None, dict[int, list[str]]] = (None, {})
+        # On a cluster, the connections of the blocking reads, one a slot (see _read_slot).
+        self._blocking: dict[int, ClusterPipelinedRedis] = {}
         self._started = False
         # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
         # them, so an entry is never run twice at once inside one process.
@@ -565,6 +568,8 @@ class StreamConsumer(Generic[T]):
                 await self._handle_read(self._answered(waiting, every=True))
             except Exception as exc:  # stopping anyway: unacked entries come back later
                 self._retrying("last reads failed", exc)
+            for connection in self._blocking.values():
+                await connection.aclose()
 
     async def _sweep(self, waiting: dict[int, asyncio.Future[Any]]) -> bool:
         """One pass of :meth:`_read_slots`: handles what the answered blocking reads and a
@@ -584,7 +589,7 @@ class StreamConsumer(Generic[T]):
             await self._sleep_unless_stopped(self.block_ms / 1000)
             return True
         for slot, streams in slots.items():
-            waiting[slot] = asyncio.ensure_future(self._read_slot(streams, self.block_ms))
+            waiting[slot] = asyncio.ensure_future(self._read_slot(streams, self.block_ms, slot))
         wakers = [asyncio.ensure_future(event.wait())
                   for event in (self._stopping, self._streams_changed)]
         try:
@@ -595,16 +600,28 @@ class StreamConsumer(Generic[T]):
                 waker.cancel()
         return True
 
-    async def _read_slot(self, streams: Sequence[str],
-                         block_ms: int | None) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
-        """XREADGROUP of one slot's streams from ``>``; non-blocking (``block_ms`` None) on the
-        auto-pipelined connection when there is one, blocking on a pooled one."""
-        if block_ms is None and self.pipelined is not None:
-            return _raw_stream_replies(await self.pipelined.execute(
-                "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
-                "STREAMS", *streams, *[">"] * len(streams)))
-        return _stream_replies(await read_group(self.redis, self.group, self.consumer, streams,
-                                                self.batch, block_ms))
+    async def _read_slot(self, streams: Sequence[str], block_ms: int | None = None,
+                         slot: int | None = None) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
+        """XREADGROUP of one slot's streams from ``>``: non-blocking (``block_ms`` None) on the
+        auto-pipelined connection when there is one; blocking on the slot's own connection.
+
+        The blocking reads go on connections of their own, one a slot (a blocked connection
+        carries nothing else), auto-pipelined ones rather than redis-py's pool: they are
+        sent again after every batch that emptied the loop, and redis-py's cluster client
+        costs more than twice as much per read. Each follows its slot through MOVED replies
+        and failovers (:class:`~siege.eventlog.pipelined_cluster.ClusterPipelinedRedis`)."""
+        read = ["XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch]
+        tail = ["STREAMS", *streams, *[">"] * len(streams)]
+        if block_ms is None:
+            if self.pipelined is None:
+                return _stream_replies(await read_group(
+                    self.redis, self.group, self.consumer, streams, self.batch, None))
+            return _raw_stream_replies(await self.pipelined.execute(*read, *tail))
+        assert slot is not None
+        connection = self._blocking.get(slot)
+        if connection is None:
+            connection = self._blocking[slot] = ClusterPipelinedRedis.like(self.redis)
+        return _raw_stream_replies(await connection.execute(*read, "BLOCK", block_ms, *tail))
 
     @staticmethod
     def _answered(waiting: dict[int, asyncio.Future[Any]], every: bool = False) -> list[Any]:
