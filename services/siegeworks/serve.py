@@ -464,7 +464,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
                                           rewound, ctx.room, metrics,
                                           partial(matches_running, ctx.loader),
                                           lambda: sorted(leases.held)))
-    clocks = (asyncio.create_task(run_clock(ctx, redis, stop, lambda: leases.held))
+    clocks = (asyncio.create_task(run_clock(ctx, redis, stop, lambda: leases.held, pipelined))
               if service == "match" else None)
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
     await stop.wait()

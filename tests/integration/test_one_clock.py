@@ -10,9 +10,10 @@ from typing import Any
 import redis.asyncio
 
 from siege.contracts.messages import SubmitAction
-from siege.eventlog.keys import commands_key
+from siege.eventlog.keys import commands_key, deadlines_key
+from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clock import RedisClock, redis_time_ms
-from siegeworks.match.clocks import RULES_GROUP, answer_in_time
+from siegeworks.match.clocks import BATCH, RULES_GROUP, answer_in_time, due_pages
 from siegeworks.serve import RedisTime
 from siegeworks.transport.streams import encode_fields
 
@@ -108,5 +109,28 @@ def test_a_client_cannot_backdate_an_answer_with_explicit_ids(
         await redis_client.xack(STREAM, RULES_GROUP, cutoff)
         await redis_client.xadd(STREAM, answer(decision=7), id=f"{due - 4000}-1")
         assert await answer_in_time(redis_client, STATE, 0, 7, due, cutoff, now) is None
+
+    run(scenario())
+
+
+def test_due_deadlines_read_alike_on_the_auto_pipelined_connection_and_redis_py(
+        redis_client: redis.asyncio.Redis, run: Run) -> None:
+    """The clock's lookup of due deadlines, on the auto-pipelined connection the match service
+    gives it, finds what a redis-py pipeline finds: the due ones only, oldest first, a page
+    at most."""
+    keys = [deadlines_key(0), deadlines_key(1), deadlines_key(2)]
+
+    async def scenario() -> None:
+        await redis_client.zadd(keys[0], {"m-a:0:1": 1_000, "m-b:1:2": 900, "m-c:0:3": 5_000})
+        await redis_client.zadd(keys[1], {f"m-{n}:0:1": n for n in range(BATCH + 5)})
+        fast = PipelinedRedis.like(redis_client)
+        try:
+            raw = await due_pages(redis_client, fast, keys, 2_000)
+        finally:
+            await fast.aclose()
+        assert raw == await due_pages(redis_client, None, keys, 2_000)
+        assert raw[0] == [(b"m-b:1:2", 900.0), (b"m-a:0:1", 1_000.0)]
+        assert len(raw[1]) == BATCH and raw[1][0] == (b"m-0:0:1", 0.0)
+        assert raw[2] == []
 
     run(scenario())
