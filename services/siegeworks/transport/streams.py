@@ -492,15 +492,16 @@ class StreamConsumer(Generic[T]):
             if self.cluster:
                 await self._read_slots()
             else:
-                await self._read_forever()
+                await self._read_forever(self._read_new)
         finally:
             self._stopping.set()
             if claimer is not None:
                 await claimer
             await self._send_deferred_acks()
 
-    async def _read_forever(self) -> None:
-        """Reads every stream and handles what comes until stopped (not on a cluster)."""
+    async def _read_forever(self, read: Callable[[], Awaitable[None]]) -> None:
+        """Runs ``read`` (a read of new entries and their handling) again and again until
+        stopped, surviving whatever Redis does."""
         backoff = _Backoff()
         regroup = False
         while not self._stopping.is_set():
@@ -508,7 +509,7 @@ class StreamConsumer(Generic[T]):
                 if regroup:
                     await self._ensure_groups()
                     regroup = False
-                await self._read_new()
+                await read()
                 backoff.reset()
             except ResponseError as exc:
                 if "NOGROUP" in str(exc):
@@ -541,26 +542,8 @@ class StreamConsumer(Generic[T]):
         not swept, so the entries of a stream are handled in the order Redis handed them out.
         """
         waiting: dict[int, asyncio.Future[Any]] = {}
-        backoff = _Backoff()
-        regroup = False
         try:
-            while not self._stopping.is_set():
-                try:
-                    if regroup:
-                        await self._ensure_groups()
-                        regroup = False
-                    if await self._sweep(waiting):
-                        backoff.reset()
-                except ResponseError as exc:
-                    if "NOGROUP" in str(exc):
-                        self.log.warning("consumer group vanished; recreating", error=str(exc))
-                        regroup = True
-                        continue
-                    self._retrying("redis refused a command", exc)
-                    await self._sleep_unless_stopped(backoff.delay())
-                except Exception as exc:  # connection errors, and our own bugs outside a handler
-                    self._retrying("stream read failed", exc)
-                    await self._sleep_unless_stopped(backoff.delay())
+            await self._read_forever(lambda: self._sweep(waiting))
         finally:
             self._stopping.set()
             # Reads still outstanding end within block_ms; what they took is ours to handle.
@@ -571,12 +554,11 @@ class StreamConsumer(Generic[T]):
             for connection in self._blocking.values():
                 await connection.aclose()
 
-    async def _sweep(self, waiting: dict[int, asyncio.Future[Any]]) -> bool:
+    async def _sweep(self, waiting: dict[int, asyncio.Future[Any]]) -> None:
         """One pass of :meth:`_read_slots`: handles what the answered blocking reads and a
-        sweep of the other slots brought, or waits for a blocking read; True if Redis
-        answered every read."""
+        sweep of the other slots brought, or waits for a blocking read."""
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
-            return True
+            return
         self._streams_changed.clear()
         answered = self._answered(waiting)  # first, so their slots are swept now as well
         slots = {slot: streams for slot in self._by_slot()
@@ -584,10 +566,10 @@ class StreamConsumer(Generic[T]):
         swept = await asyncio.gather(*(self._read_slot(streams, None)
                                        for streams in slots.values()), return_exceptions=True)
         if await self._handle_read([*answered, *swept]):
-            return True
+            return
         if not slots and not waiting:  # every stream skipped for now (over its quota)
             await self._sleep_unless_stopped(self.block_ms / 1000)
-            return True
+            return
         for slot, streams in slots.items():
             waiting[slot] = asyncio.ensure_future(self._read_slot(streams, self.block_ms, slot))
         wakers = [asyncio.ensure_future(event.wait())
@@ -598,7 +580,6 @@ class StreamConsumer(Generic[T]):
         finally:
             for waker in wakers:
                 waker.cancel()
-        return True
 
     async def _read_slot(self, streams: Sequence[str], block_ms: int | None = None,
                          slot: int | None = None) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
