@@ -329,17 +329,18 @@ def print_tables(configs: list[Config]) -> None:
     print("\nCPU µs per accepted action (medians of the windows); services = every replica of "
           "the four services; redis = every redis-server (6 nodes on the cluster); × engine = "
           "(services + redis) / the bare engine; others = cores used by other "
-          "processes on the machine during the windows")
-    print(f"{'store':<8} {'replicas':>8} | {'actions/s':>9} | {'× 1 rep':>7} | {'p50 ms':>6} | "
+          "processes on the machine during the windows; fewest = the run with the fewest "
+          "replicas on that store (1 in a whole run)")
+    print(f"{'store':<8} {'replicas':>8} | {'actions/s':>9} | {'× fewest':>8} | {'p50 ms':>6} | "
           f"{'p99 ms':>6} | {'services':>8} | {'redis':>6} | {'svc+redis':>9} | "
-          f"{'vs 1 rep':>8} | {'vs single':>9} | {'bots':>5} | {'engine':>6} | "
+          f"{'vs fewest':>9} | {'vs single':>9} | {'bots':>5} | {'engine':>6} | "
           f"{'× engine':>8} | {'others':>6}")
     for c in configs:
         one, single = base(by, c)
-        print(f"{c.store:<8} {c.replicas:>8} | {c.rate:>9,.0f} | {c.rate / one.rate:>7.2f} | "
+        print(f"{c.store:<8} {c.replicas:>8} | {c.rate:>9,.0f} | {c.rate / one.rate:>8.2f} | "
               f"{c.per_window(lambda w: w.p50):>6.1f} | {c.per_window(lambda w: w.p99):>6.1f} | "
               f"{c.per_window(c.services_us):>8,.0f} | {c.per_window(c.redis_us):>6,.0f} | "
-              f"{c.system:>9,.0f} | {c.system / one.system:>8.2f} | "
+              f"{c.system:>9,.0f} | {c.system / one.system:>9.2f} | "
               f"{c.system / single.system:>9.2f} | "
               f"{c.bots:>5,.0f} | {c.engine:>6.1f} | "
               f"{c.times_engine:>8.1f} | {statistics.median(c.others):>6.2f}")
@@ -347,7 +348,7 @@ def print_tables(configs: list[Config]) -> None:
           "idle = CPU of the services and Redis with no match running, ms per second; net = "
           "services + redis less that idle rate over the window")
     print(f"{'store':<8} {'replicas':>8} | " + " | ".join(f"{s:>7}" for s in SERVICES)
-          + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs 1 rep':>8} | "
+          + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs fewest':>9} | "
           f"{'XREADGROUP/act':>14} | {'calls/act':>9} | {'sent/act':>8}")
     for c in configs:
         one, _ = base(by, c)
@@ -355,7 +356,7 @@ def print_tables(configs: list[Config]) -> None:
         print(f"{c.store:<8} {c.replicas:>8} | "
               + " | ".join(f"{c.service(s):>7,.0f}" for s in SERVICES)
               + f" | {c.per_window(c.redis_us):>6,.0f} | {c.bots:>5,.0f} | "
-              f"{c.idle_system * 1000:>9.0f} | {c.net:>5,.0f} | {c.net / one.net:>8.2f} | "
+              f"{c.idle_system * 1000:>9.0f} | {c.net:>5,.0f} | {c.net / one.net:>9.2f} | "
               f"{c.per_action('xreadgroup'):>14.2f} | "
               f"{c.per_window(lambda w: sum(w.calls.values()) / w.actions):>9.2f} | "
               + (f"{statistics.median(sent):>8.2f}" if sent else f"{'n/a':>8}"))
@@ -371,7 +372,7 @@ def print_lines(configs: list[Config]) -> None:
         one, single = base(by, c)
         print(f"replicas {c.replicas} {c.store} actions/s {c.rate:.0f} cpu/action us "
               f"{c.system:.0f} bots us {c.bots:.0f} "
-              f"scaling {c.rate / one.rate:.2f} cpu vs 1 replica {c.system / one.system:.2f} "
+              f"scaling {c.rate / one.rate:.2f} cpu vs fewest {c.system / one.system:.2f} "
               f"cpu vs single {c.system / single.system:.2f} "
               f"x engine {c.times_engine:.1f} idle ms/s {c.idle_system * 1000:.0f} "
               f"net us {c.net:.0f}")
