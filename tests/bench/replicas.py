@@ -101,6 +101,7 @@ class Config:
     shards: dict[str, list[int]] | None = None
     exit_codes: dict[str, int] = field(default_factory=dict)
     log_records: Counter[str] = field(default_factory=Counter)  # "level: event" in the logs
+    batch_entries: dict[str, float] = field(default_factory=dict)  # service -> mean per batch
     started_s: float = 0.0
     idle: dict[str, float] = field(default_factory=dict)  # CPU s per s with no match running
     # Per window, the cores that processes other than the bench's were using meanwhile (other
@@ -236,10 +237,12 @@ async def wait_for_split(redis: Redis | RedisCluster,
         await asyncio.sleep(0.2)
 
 
-def log_records(log_dir: Path) -> Counter[str]:
+def log_records(log_dir: Path) -> tuple[Counter[str], dict[str, float]]:
     """The services' warnings and errors (``level: event``), and output that is no log record
-    (a traceback)."""
+    (a traceback); and each service's mean entries per batch over the run (its replicas'
+    ``batch_handled`` records together)."""
     found: Counter[str] = Counter()
+    batches: dict[str, list[int]] = {}
     for path in sorted(log_dir.glob("*.log")):
         for line in path.read_text(errors="replace").splitlines():
             try:
@@ -249,10 +252,12 @@ def log_records(log_dir: Path) -> Counter[str]:
             if not isinstance(record, dict):
                 found[f"not a record in {path.stem}: {line[:80]}"] += 1
                 continue
+            if record.get("event") == "batch_handled":
+                batches.setdefault(path.stem.split("-")[0], []).append(int(record["entries"]))
             if record.get("level") in ("warning", "error", "critical"):
                 error = f" ({str(record['error'])[:100]})" if "error" in record else ""
                 found[f"{record['level']} in {path.stem}: {record.get('event')}{error}"] += 1
-    return found
+    return found, {service: statistics.mean(sizes) for service, sizes in batches.items()}
 
 
 async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluster,
@@ -292,7 +297,7 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
                   f"processes on the machine meanwhile: {cfg.others[-1]:.2f} cores")
     finally:
         cfg.exit_codes = services.stop_all()
-    cfg.log_records = log_records(log_dir)
+    cfg.log_records, cfg.batch_entries = log_records(log_dir)
     return cfg
 
 
@@ -308,6 +313,9 @@ def print_config(cfg: Config) -> None:
     calls = Counter({name: cfg.per_action(name) for w in cfg.windows for name in w.calls})
     print("  Redis calls per action: " + ", ".join(f"{name.upper()} {n:.2f}"
                                                    for name, n in calls.most_common(8)))
+    print("  entries per batch (mean over the run, per replica): " + " · ".join(
+        f"{service} {cfg.batch_entries[service]:.1f}" for service in SERVICES
+        if service in cfg.batch_entries))
     if cfg.shards is not None:
         print("  shards held: " + ", ".join(f"{who} {len(s)}" for who, s in cfg.shards.items()))
     bad = {name: code for name, code in cfg.exit_codes.items() if code != 0}
@@ -349,7 +357,7 @@ def print_tables(configs: list[Config]) -> None:
           "services + redis less that idle rate over the window")
     print(f"{'store':<8} {'replicas':>8} | " + " | ".join(f"{s:>7}" for s in SERVICES)
           + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs fewest':>9} | "
-          f"{'XREADGROUP/act':>14} | {'calls/act':>9} | {'sent/act':>8}")
+          f"{'XREADGROUP/act':>14} | {'rules/batch':>11} | {'calls/act':>9} | {'sent/act':>8}")
     for c in configs:
         one, _ = base(by, c)
         sent = [w.sent for w in c.windows if w.sent is not None]
@@ -358,10 +366,12 @@ def print_tables(configs: list[Config]) -> None:
               + f" | {c.per_window(c.redis_us):>6,.0f} | {c.bots:>5,.0f} | "
               f"{c.idle_system * 1000:>9.0f} | {c.net:>5,.0f} | {c.net / one.net:>9.2f} | "
               f"{c.per_action('xreadgroup'):>14.2f} | "
+              f"{c.batch_entries.get('rules', 0.0):>11.1f} | "
               f"{c.per_window(lambda w: sum(w.calls.values()) / w.actions):>9.2f} | "
               + (f"{statistics.median(sent):>8.2f}" if sent else f"{'n/a':>8}"))
-    print("(sent/act: commands sent, a script call once, single Redis only; calls/act: calls "
-          "executed, inside scripts too, summed over the primaries on the cluster)")
+    print("(rules/batch: entries per batch a rules replica handled, mean over the run; sent/act: "
+          "commands sent, a script call once, single Redis only; calls/act: calls executed, "
+          "inside scripts too, summed over the primaries on the cluster)")
 
 
 def print_lines(configs: list[Config]) -> None:
