@@ -9,6 +9,7 @@ operator. Needs Redis 7 (per-pattern read/write rights); on 6.2 the tests are sk
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio
-from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.backoff import NoBackoff
 from redis.exceptions import AuthenticationError, NoPermissionError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -386,3 +387,30 @@ async def signs_in_at(port: int, client: str, password: str) -> bool:
         return False
     finally:
         await connection.aclose()
+
+
+def test_on_a_cluster_a_node_that_does_not_answer_is_a_one_line_error(
+        cluster: EmbeddedCluster, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node the cluster still lists but that is down since (not yet marked failed): the
+    change is refused in words, not with redis-py's connection error."""
+    every_node = credentials._every_node
+
+    async def with_a_dead_node(redis: RedisCluster, made: list[ClusterNode]) -> list[ClusterNode]:
+        with socket.socket() as probe:  # a port nothing listens on
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        dead = ClusterNode("127.0.0.1", port, socket_connect_timeout=1)
+        made.append(dead)
+        return [*await every_node(redis, made), dead]
+
+    monkeypatch.setattr(credentials, "_every_node", with_a_dead_node)
+
+    async def scenario() -> None:
+        operator = RedisCluster.from_url(cluster.url)
+        try:
+            with pytest.raises(CredentialsError, match="a node did not answer"):
+                await credentials.issue(operator, "erin")
+        finally:
+            await operator.aclose()
+
+    run(scenario())

@@ -38,6 +38,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoPermissionError, ResponseError
 
 from siege.eventlog.acl import client_rules
@@ -121,6 +122,10 @@ async def _acl(redis: Redis, *args: str) -> list[Any]:
                                f"the operator ({_one_line(error)})") from None
     except ResponseError as error:
         raise CredentialsError(f"{' '.join(args[:2])} failed: {_one_line(error)}") from None
+    except RedisConnectionError as error:  # a node the cluster still lists, down since
+        raise CredentialsError(f"{' '.join(args[:2])} failed: a node did not answer "
+                               f"({_one_line(error)}); run it again once every node is up, "
+                               "or the cluster has marked it failed") from None
     finally:
         for node in made:
             await node.disconnect()
