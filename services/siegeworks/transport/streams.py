@@ -366,7 +366,7 @@ class StreamConsumer(Generic[T]):
         self.redis = redis
         self.cluster = isinstance(redis, RedisCluster)
         if self.cluster and reads is not None:
-            raise ValueError("on a cluster each slot is read on a pooled connection: no reads")
+            raise ValueError("on a cluster each slot is read on a connection of its own: no reads")
         self.streams = list(streams)
         # The streams given here stay; those added by ``follow`` come and go after them.
         self._base_count = len(self.streams)
