@@ -147,9 +147,7 @@ class SeatReader:
     async def _poll(self) -> list[Message]:
         streams = {**self._cursor, **self._followed}
         if self.pipelined is not None:
-            reply = await self.pipelined.send_packed(self._packed_read(streams))
-            reply = [(key, [(eid, _field_m(flat)) for eid, flat in entries])
-                     for key, entries in reply or ()]
+            reply = _raw_pairs(await self.pipelined.send_packed(self._packed_read(streams)))
         elif isinstance(self.redis, RedisCluster):
             reply = await self._read_per_slot(streams)
         else:
@@ -194,8 +192,7 @@ class SeatReader:
                     *(("BLOCK", self.block_ms) if slot == main else ()),
                     "STREAMS", *group, *group.values()])
                 for slot, group in slots.items()))
-            return [(key, [(eid, _field_m(flat)) for eid, flat in entries])
-                    for reply in raw for key, entries in reply or ()]
+            return [pair for reply in raw for pair in _raw_pairs(reply)]
         replies = await asyncio.gather(*(
             self._xread(group, self.block_ms if slot == main else None)
             for slot, group in slots.items()))
@@ -239,6 +236,11 @@ def _field_m(flat: list[bytes]) -> bytes:
         if flat[i] == b"m":
             return flat[i + 1]
     raise KeyError("m")
+
+
+def _raw_pairs(reply: Any) -> list[tuple[bytes, list[tuple[bytes, bytes]]]]:
+    """A raw (unparsed) XREAD reply as (key, [(id, body of field m)]) pairs."""
+    return [(key, [(eid, _field_m(flat)) for eid, flat in entries]) for key, entries in reply or ()]
 
 
 def _pairs(reply: Any) -> list[tuple[Any, Any]]:

@@ -547,8 +547,11 @@ class StreamConsumer(Generic[T]):
         finally:
             self._stopping.set()
             # Reads still outstanding end within block_ms; what they took is ours to handle.
+            outstanding = list(waiting.values())
+            waiting.clear()
             try:
-                await self._handle_read(self._answered(waiting, every=True))
+                await self._handle_read(
+                    await asyncio.gather(*outstanding, return_exceptions=True))
             except Exception as exc:  # stopping anyway: unacked entries come back later
                 self._retrying("last reads failed", exc)
             for connection in self._blocking.values():
@@ -605,30 +608,23 @@ class StreamConsumer(Generic[T]):
         return _raw_stream_replies(await connection.execute(*read, "BLOCK", block_ms, *tail))
 
     @staticmethod
-    def _answered(waiting: dict[int, asyncio.Future[Any]], every: bool = False) -> list[Any]:
-        """The replies (or errors) of the blocking reads done, taken out of ``waiting``; with
-        ``every``, a future gathering all of them, done or not."""
-        if every:
-            pending = list(waiting.values())
-            waiting.clear()
-            return [asyncio.gather(*pending, return_exceptions=True)] if pending else []
+    def _answered(waiting: dict[int, asyncio.Future[Any]]) -> list[Any]:
+        """The replies (or errors) of the blocking reads done, taken out of ``waiting``."""
         done = [slot for slot, read in waiting.items() if read.done()]
         return [_reply_or_error(waiting.pop(slot)) for slot in done]
 
     async def _handle_read(self, replies: Sequence[Any]) -> bool:
-        """Handles, as one batch, the entries of ``replies`` (reads' results, or errors, or
-        futures of lists of them); raises the first error after. True if any entry came."""
+        """Handles, as one batch, the entries of ``replies`` (reads' results, or errors);
+        raises the first error after. True if any entry came."""
         batches: dict[str, list[tuple[bytes, Fields]]] = {}
         errors: list[BaseException] = []
         for reply in replies:
-            results = await reply if isinstance(reply, asyncio.Future) else [reply]
-            for result in results:
-                if isinstance(result, BaseException):
-                    errors.append(result)
-                    continue
-                for stream, entries in result:
-                    # A blocking read answered and then a sweep of its slot: in that order.
-                    batches.setdefault(stream, []).extend(entries)
+            if isinstance(reply, BaseException):
+                errors.append(reply)
+                continue
+            for stream, entries in reply:
+                # A blocking read answered and then a sweep of its slot: in that order.
+                batches.setdefault(stream, []).extend(entries)
         if batches:
             await self._handle_batches(list(batches.items()), defer_ack=False)
         if errors and not isinstance(errors[0], asyncio.CancelledError):
