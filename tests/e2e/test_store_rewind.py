@@ -84,8 +84,11 @@ def test_a_store_that_comes_back_older_is_noticed_and_loses_no_match(server: Ser
     word), says so in its health record, forgets its caches and goes on serving: every match
     goes on from where its log came back to, to its end. (Before, the services' caches stayed
     ahead of the logs, nothing was said, and the matches waited for ever.)"""
+    # A prompt or answer the rewind took away is waited out on the seat's clock: long enough
+    # that nobody forfeits in ordinary play on a loaded machine, short enough not to hold the
+    # test for a minute when that happens.
     cfg = RunConfig(game="castle-dash", matches=6, players=3, bots=["random"], seed=77,
-                    options={"decision_timeout_ms": "60000"})
+                    options={"decision_timeout_ms": "15000"})
     ids = [cfg.match_id(i) for i in range(cfg.matches)]
     procs = ServiceProcesses(server.url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"})
 
