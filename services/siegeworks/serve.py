@@ -447,23 +447,28 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    def looked_after() -> list[str]:
+        """The streams whose upkeep (lag measured, entries trimmed, backlogs capped) is this
+        replica's: those of the shards it holds, not every stream it follows."""
+        return [s for s in reader.streams if leases.looks_after(s)]
+
     registry = backlogs = None
     if service in ("match", "rules"):  # the services that read the clients' commands
         await follow(await ingress.registered_streams(redis))
         registry = asyncio.create_task(ingress.refresh_forever(redis, follow, stop))
     if service == "match":  # one service caps what clients may leave unread
         backlogs = asyncio.create_task(cap_forever(
-            redis, lambda: [s for s in reader.streams if _is_commands(s)], CLIENT_BACKLOG,
+            redis, lambda: [s for s in looked_after() if _is_commands(s)], CLIENT_BACKLOG,
             1.0, stop, ctx.logger))
     running = asyncio.create_task(reader.run())
     leasing = asyncio.create_task(leases.run(stop))
     trimmer = asyncio.create_task(trim_forever(
-        redis, lambda: list(reader.streams),
+        redis, looked_after,
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
                                           rewound, ctx.room, metrics,
                                           partial(matches_running, ctx.loader),
-                                          lambda: sorted(leases.held)))
+                                          lambda: sorted(leases.held), looked_after))
     clocks = (asyncio.create_task(run_clock(ctx, redis, stop, lambda: leases.held, pipelined))
               if service == "match" else None)
     ctx.logger.info("service_started", consumer=consumer, streams=len(streams))
@@ -486,7 +491,8 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
 async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamConsumer[Any],
                      stop: asyncio.Event, watch: StoreWatch,
                      rewound: Callable[..., None], room: Headroom, metrics: ServiceMetrics,
-                     running: Callable[[], int], shards: Callable[[], list[int]]) -> None:
+                     running: Callable[[], int], shards: Callable[[], list[int]],
+                     measured: Callable[[], list[str]]) -> None:
     encoder = msgspec.json.Encoder()
     # The services that read clients' commands always show that series, even with no client.
     always = (COMMANDS_LABEL,) if service in ("match", "rules") else ()
@@ -502,8 +508,9 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                     # ... and says which contract the services speak, for clients to check
                     # (every beat: a store that went back or was flushed gets it again).
                     await redis.hset(CONTRACT_KEY, "version", CONTRACT_VERSION)
-                # Once per beat, one round trip: the figures of the record and of /metrics.
-                figures = await metrics.measure(redis, reader.streams, service, running, always)
+                # Once per beat, one round trip: the figures of the record and of /metrics,
+                # over this replica's shards (the replicas' lags add up to the group's).
+                figures = await metrics.measure(redis, measured(), service, running, always)
                 health = Health(service=service, consumer=consumer, pid=os.getpid(),
                                 host=socket.gethostname(), at_ms=int(time.time() * 1000),
                                 processed=reader.processed, failed=reader.failed,

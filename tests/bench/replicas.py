@@ -27,13 +27,20 @@ windows reported (tests/bench/services.py's ``Bench`` measures each window):
   and Redis's CPU per action to it (each window against the mean of the engine figures
   around it: a core's speed drifts within a run).
 
-Then the scaling ratio (actions/s with N replicas / with 1, per store) and the CPU per action
-relative to 1 replica (and the cluster's relative to the single Redis). For scripts, a line
+Two loads (``--load``): ``fixed`` plays the same CONCURRENT matches whatever the replica count,
+so each replica sees a share of them (its batches are smaller, it wakes more often per action);
+``scaled`` plays CONCURRENT matches, CLIENTS clients and WINDOW_ACTIONS actions per replica,
+the case replicas are added for (the load grew), in which every replica sees as much as one
+replica alone did. A 1-replica configuration is the same under both, and is run once.
+
+Then the scaling ratio (actions/s with N replicas / with 1, per store and load) and the CPU per
+action relative to 1 replica (and the cluster's relative to the single Redis). For scripts, a line
 per configuration: ``replicas N single actions/s N cpu/action us N ...`` (services + Redis),
 and ``engine cpu/action us N``.
 
 Usage: ``python tests/bench/replicas.py`` (about 4-5 minutes on the 2-core machine); a part of
-it with ``--stores cluster --replicas 1 4`` (the ratios then compare what was run).
+it with ``--stores cluster --replicas 1 4 --load fixed`` (the ratios then compare what was
+run; both loads take about 8 minutes).
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import psutil
@@ -75,6 +82,7 @@ from siegeworks.supervisor import ServiceProcesses
 
 REPLICAS = (1, 2, 4)
 STORES = ("single", "cluster")
+LOADS = ("fixed", "scaled")
 CONCURRENT = 50
 CLIENTS = 10
 """Bot clients sharing each wave (5 matches each): a client's actions come on its own commands
@@ -95,6 +103,7 @@ BOTS_NAME = "bench clients"  # Bench's name for this process's CPU
 class Config:
     store: str
     replicas: int
+    load: str = "fixed"
     windows: list[Window] = field(default_factory=list)
     engine_us: list[float] = field(default_factory=list)  # per window, around it
     service_names: dict[str, str] = field(default_factory=dict)  # consumer -> service
@@ -107,6 +116,15 @@ class Config:
     # Per window, the cores that processes other than the bench's were using meanwhile (other
     # people's work on a shared machine): throughput is only comparable where it is near 0.
     others: list[float] = field(default_factory=list)
+
+    @property
+    def scale(self) -> int:
+        """How many times the 1-replica load this configuration plays."""
+        return self.replicas if self.load == "scaled" else 1
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return self.load, self.store, self.replicas
 
     def per_window(self, figure: Callable[[Window], float]) -> float:
         return statistics.median(figure(w) for w in self.windows)
@@ -262,8 +280,8 @@ def log_records(log_dir: Path) -> tuple[Counter[str], dict[str, float]]:
 
 async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluster,
                      redis: Redis | RedisCluster, clients: Redis | RedisCluster,
-                     replicas: int, log_dir: Path) -> Config:
-    cfg = Config(kind, replicas)
+                     replicas: int, load: str, log_dir: Path) -> Config:
+    cfg = Config(kind, replicas, load)
     await flush(redis)
     services = ServiceProcesses(url, log_dir)
     start = time.perf_counter()
@@ -283,8 +301,9 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
             ours_before = sum(cpu_seconds(p) for p in bench.procs.values())
             busy_before, began = busy_cpu_seconds(), time.perf_counter()
             # The same seeds in every configuration: every one plays the same matches.
-            w = await bench.one_load(CONCURRENT, seed=k, min_samples=WINDOW_ACTIONS,
-                                     clients=CLIENTS)
+            w = await bench.one_load(CONCURRENT * cfg.scale, seed=k,
+                                     min_samples=WINDOW_ACTIONS * cfg.scale,
+                                     clients=CLIENTS * cfg.scale)
             ours = sum(cpu_seconds(p) for p in bench.procs.values()) - ours_before
             cfg.others.append(max(0.0, busy_cpu_seconds() - busy_before - ours)
                               / (time.perf_counter() - began))
@@ -325,27 +344,35 @@ def print_config(cfg: Config) -> None:
                                             cfg.log_records.most_common(6)) or "no warnings"))
 
 
-def base(by: dict[tuple[str, int], Config], c: Config) -> tuple[Config, Config]:
-    """What ``c`` is compared with: the fewest replicas run on its store, and the single Redis
-    with its replicas (itself when that was not run)."""
-    fewest = min(n for store, n in by if store == c.store)
-    return by[(c.store, fewest)], by.get(("single", c.replicas), c)
+def base(by: dict[tuple[str, str, int], Config], c: Config) -> tuple[Config, Config]:
+    """What ``c`` is compared with: the fewest replicas run on its store under its load, and
+    the single Redis with its replicas and load (itself when that was not run)."""
+    fewest = min(n for load, store, n in by if (load, store) == (c.load, c.store))
+    return by[(c.load, c.store, fewest)], by.get((c.load, "single", c.replicas), c)
+
+
+def label(c: Config) -> str:
+    return f"{c.store:<8} {c.load:<6} {c.replicas:>8}"
+
+
+LABEL = f"{'store':<8} {'load':<6} {'replicas':>8}"
 
 
 def print_tables(configs: list[Config]) -> None:
-    by = {(c.store, c.replicas): c for c in configs}
+    by = {c.key: c for c in configs}
     print("\nCPU µs per accepted action (medians of the windows); services = every replica of "
           "the four services; redis = every redis-server (6 nodes on the cluster); × engine = "
           "(services + redis) / the bare engine; others = cores used by other "
           "processes on the machine during the windows; fewest = the run with the fewest "
-          "replicas on that store (1 in a whole run)")
-    print(f"{'store':<8} {'replicas':>8} | {'actions/s':>9} | {'× fewest':>8} | {'p50 ms':>6} | "
+          "replicas on that store under that load (1 in a whole run); load fixed = the same "
+          f"{CONCURRENT} matches whatever the replicas, scaled = {CONCURRENT} per replica")
+    print(f"{LABEL} | {'actions/s':>9} | {'× fewest':>8} | {'p50 ms':>6} | "
           f"{'p99 ms':>6} | {'services':>8} | {'redis':>6} | {'svc+redis':>9} | "
           f"{'vs fewest':>9} | {'vs single':>9} | {'bots':>5} | {'engine':>6} | "
           f"{'× engine':>8} | {'others':>6}")
     for c in configs:
         one, single = base(by, c)
-        print(f"{c.store:<8} {c.replicas:>8} | {c.rate:>9,.0f} | {c.rate / one.rate:>8.2f} | "
+        print(f"{label(c)} | {c.rate:>9,.0f} | {c.rate / one.rate:>8.2f} | "
               f"{c.per_window(lambda w: w.p50):>6.1f} | {c.per_window(lambda w: w.p99):>6.1f} | "
               f"{c.per_window(c.services_us):>8,.0f} | {c.per_window(c.redis_us):>6,.0f} | "
               f"{c.system:>9,.0f} | {c.system / one.system:>9.2f} | "
@@ -355,13 +382,13 @@ def print_tables(configs: list[Config]) -> None:
     print("\nwhere it goes, µs per accepted action (medians): each service with all its replicas; "
           "idle = CPU of the services and Redis with no match running, ms per second; net = "
           "services + redis less that idle rate over the window")
-    print(f"{'store':<8} {'replicas':>8} | " + " | ".join(f"{s:>7}" for s in SERVICES)
+    print(f"{LABEL} | " + " | ".join(f"{s:>7}" for s in SERVICES)
           + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs fewest':>9} | "
           f"{'XREADGROUP/act':>14} | {'rules/batch':>11} | {'calls/act':>9} | {'sent/act':>8}")
     for c in configs:
         one, _ = base(by, c)
         sent = [w.sent for w in c.windows if w.sent is not None]
-        print(f"{c.store:<8} {c.replicas:>8} | "
+        print(f"{label(c)} | "
               + " | ".join(f"{c.service(s):>7,.0f}" for s in SERVICES)
               + f" | {c.per_window(c.redis_us):>6,.0f} | {c.bots:>5,.0f} | "
               f"{c.idle_system * 1000:>9.0f} | {c.net:>5,.0f} | {c.net / one.net:>9.2f} | "
@@ -377,10 +404,10 @@ def print_tables(configs: list[Config]) -> None:
 def print_lines(configs: list[Config]) -> None:
     engine = statistics.median(e for c in configs for e in c.engine_us)
     print(f"\nengine cpu/action us {engine:.1f}")
-    by = {(c.store, c.replicas): c for c in configs}
+    by = {c.key: c for c in configs}
     for c in configs:
         one, single = base(by, c)
-        print(f"replicas {c.replicas} {c.store} actions/s {c.rate:.0f} cpu/action us "
+        print(f"replicas {c.replicas} {c.store} load {c.load} actions/s {c.rate:.0f} cpu/action us "
               f"{c.system:.0f} bots us {c.bots:.0f} "
               f"scaling {c.rate / one.rate:.2f} cpu vs fewest {c.system / one.system:.2f} "
               f"cpu vs single {c.system / single.system:.2f} "
@@ -392,23 +419,27 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="example: python tests/bench/replicas.py "
-                                            "--stores cluster --replicas 1 4")
+                                            "--stores cluster --replicas 1 4 --load fixed")
     parser.add_argument("--stores", nargs="+", choices=STORES, default=list(STORES),
                         help="which stores to measure (default: both)")
     parser.add_argument("--replicas", nargs="+", type=int, default=list(REPLICAS),
                         help="replica counts to measure; the fewest is the base of the ratios "
                              "(default: 1 2 4)")
+    parser.add_argument("--load", nargs="+", choices=LOADS, default=list(LOADS),
+                        help="fixed: the same matches whatever the replicas; scaled: as many "
+                             "matches per replica as one replica plays (default: both)")
     args = parser.parse_args()
     if any(n < 1 for n in args.replicas):
         parser.error("--replicas: every count must be 1 or more")
     return args
 
 
-async def main(stores: list[str], replica_counts: list[int]) -> None:
+async def main(stores: list[str], replica_counts: list[int], loads: list[str]) -> None:
     cores = psutil.cpu_count() or os.cpu_count()
     print(f"{GAME}, {PLAYERS} players, {BOTS[0]} bots, {CONCURRENT} concurrent matches "
           f"played by {CLIENTS} clients, "
-          f"{WINDOWS} windows of at least {WINDOW_ACTIONS:,} accepted actions per configuration")
+          f"{WINDOWS} windows of at least {WINDOW_ACTIONS:,} accepted actions per configuration "
+          f"(load: {' and '.join(loads)}; scaled plays that many per replica)")
     print(f"this machine has {cores} cores: the replicas, the bots' clients and Redis share them, "
           "so more replicas cannot add throughput here; what the figures must show is that CPU "
           "per action does not grow with replicas or with the cluster")
@@ -422,12 +453,21 @@ async def main(stores: list[str], replica_counts: list[int]) -> None:
                 clients = (connect(url, connection_class=CountingConnection)
                            if kind == "single" and CountingConnection else connect(url))
                 try:
-                    for replicas in replica_counts:
-                        print(f"\n{kind} Redis, {replicas} replica(s) of each service:")
-                        cfg = await one_config(kind, url, server, redis, clients, replicas,
-                                               Path(logs) / f"{kind}-{replicas}")
-                        configs.append(cfg)
-                        print_config(cfg)
+                    for load in loads:
+                        for replicas in replica_counts:
+                            once = Config(kind, replicas, load).scale == 1
+                            done = [c for c in configs if once and c.scale == 1
+                                    and (c.store, c.replicas) == (kind, replicas)]
+                            if done:  # the same load under either name: measured once
+                                configs.append(replace(done[0], load=load))
+                                continue
+                            print(f"\n{kind} Redis, {replicas} replica(s) of each service, "
+                                  f"{CONCURRENT * (replicas if load == 'scaled' else 1)} "
+                                  "concurrent matches:")
+                            cfg = await one_config(kind, url, server, redis, clients, replicas,
+                                                   load, Path(logs) / f"{kind}-{load}-{replicas}")
+                            configs.append(cfg)
+                            print_config(cfg)
                 finally:
                     await clients.aclose()
                     await redis.aclose()
@@ -439,4 +479,4 @@ async def main(stores: list[str], replica_counts: list[int]) -> None:
 
 if __name__ == "__main__":
     options = parse_args()
-    run_loop(main(options.stores, options.replicas))
+    run_loop(main(options.stores, options.replicas, options.load))

