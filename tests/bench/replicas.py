@@ -53,7 +53,7 @@ import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -116,6 +116,10 @@ class Config:
     # Per window, the cores that processes other than the bench's were using meanwhile (other
     # people's work on a shared machine): throughput is only comparable where it is near 0.
     others: list[float] = field(default_factory=list)
+    # Per window, context switches per action of the services and Redis: (voluntary, the
+    # process waited: a wake-up per read that found nothing ready; involuntary, the scheduler
+    # took the core away: processes outnumbering cores).
+    switches: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def scale(self) -> int:
@@ -196,6 +200,12 @@ async def idle_cpu(bench: Bench, seconds: float = IDLE_S) -> dict[str, float]:
     after = {name: cpu_seconds(p) for name, p in bench.procs.items()}
     elapsed = time.perf_counter() - start
     return {name: (after[name] - before[name]) / elapsed for name in before}
+
+
+def context_switches(bench: Bench, names: Collection[str]) -> tuple[int, int]:
+    """Voluntary and involuntary context switches so far of the processes ``names``."""
+    counts = [bench.procs[name].num_ctx_switches() for name in names]
+    return sum(c.voluntary for c in counts), sum(c.involuntary for c in counts)
 
 
 def busy_cpu_seconds() -> float:
@@ -299,6 +309,8 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
         engine = [engine_cpu_per_action() * 1e6]
         for k in range(WINDOWS):
             ours_before = sum(cpu_seconds(p) for p in bench.procs.values())
+            system = [name for name in bench.procs if name != BOTS_NAME]
+            switched = context_switches(bench, system)
             busy_before, began = busy_cpu_seconds(), time.perf_counter()
             # The same seeds in every configuration: every one plays the same matches.
             w = await bench.one_load(CONCURRENT * cfg.scale, seed=k,
@@ -309,6 +321,9 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
                               / (time.perf_counter() - began))
             engine.append(engine_cpu_per_action() * 1e6)
             cfg.windows.append(w)
+            now = context_switches(bench, system)
+            cfg.switches.append(((now[0] - switched[0]) / w.actions,
+                                 (now[1] - switched[1]) / w.actions))
             cfg.engine_us.append((engine[-2] + engine[-1]) / 2)
             print(f"  window {k + 1}: {w.rate:,.0f} actions/s ({w.actions} in {w.seconds:.1f} s),"
                   f" services {cfg.services_us(w):,.0f} + redis {cfg.redis_us(w):,.0f} µs/action"
@@ -384,7 +399,8 @@ def print_tables(configs: list[Config]) -> None:
           "services + redis less that idle rate over the window")
     print(f"{LABEL} | " + " | ".join(f"{s:>7}" for s in SERVICES)
           + f" | {'redis':>6} | {'bots':>5} | {'idle ms/s':>9} | {'net':>5} | {'vs fewest':>9} | "
-          f"{'XREADGROUP/act':>14} | {'rules/batch':>11} | {'calls/act':>9} | {'sent/act':>8}")
+          f"{'XREADGROUP/act':>14} | {'rules/batch':>11} | {'calls/act':>9} | {'sent/act':>8} | "
+          f"{'waits/act':>9} | {'preempt/act':>11}")
     for c in configs:
         one, _ = base(by, c)
         sent = [w.sent for w in c.windows if w.sent is not None]
@@ -395,10 +411,14 @@ def print_tables(configs: list[Config]) -> None:
               f"{c.per_action('xreadgroup'):>14.2f} | "
               f"{c.batch_entries.get('rules', 0.0):>11.1f} | "
               f"{c.per_window(lambda w: sum(w.calls.values()) / w.actions):>9.2f} | "
-              + (f"{statistics.median(sent):>8.2f}" if sent else f"{'n/a':>8}"))
+              + (f"{statistics.median(sent):>8.2f}" if sent else f"{'n/a':>8}")
+              + f" | {statistics.median(v for v, _ in c.switches):>9.2f}"
+              f" | {statistics.median(i for _, i in c.switches):>11.2f}")
     print("(rules/batch: entries per batch a rules replica handled, mean over the run; sent/act: "
           "commands sent, a script call once, single Redis only; calls/act: calls executed, "
-          "inside scripts too, summed over the primaries on the cluster)")
+          "inside scripts too, summed over the primaries on the cluster; waits/act and "
+          "preempt/act: voluntary and involuntary context switches of the services and Redis "
+          "per action, the second the cost of more processes than cores)")
 
 
 def print_lines(configs: list[Config]) -> None:
