@@ -329,5 +329,10 @@ def test_idle_consumers_without_pending_entries_are_deleted(redis_client: Redis,
         assert await consumer2.prune_idle_consumers() == []  # None: pruning off
         assert await consumer2.prune_idle_consumers(idle_ms=0) == [(STREAM, "svc-0")]
         assert await names(r) == {"gone-with-pending", "svc-1"}
+        # A stream it skips (a shard another replica holds) is that replica's to prune.
+        consumer3 = StreamConsumer(r, [STREAM], GROUP, "svc-2", recorder,
+                                   skip=lambda stream: stream == STREAM)
+        assert await consumer3.prune_idle_consumers(idle_ms=0) == []
+        assert await names(r) == {"gone-with-pending", "svc-1"}
 
     run(scenario())

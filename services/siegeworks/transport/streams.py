@@ -771,7 +771,7 @@ class StreamConsumer(Generic[T]):
                 next_prune = loop.time() + self.prune_every_s
 
     async def prune_idle_consumers(self, idle_ms: int | None = None) -> list[tuple[str, str]]:
-        """Deletes the consumers of this group, on each of its streams, idle over ``idle_ms``
+        """Deletes the consumers of this group, on each stream it reads now, idle over ``idle_ms``
         (default ``idle_consumer_ms``) that hold no pending entry, never this consumer; returns
         the (stream, consumer) pairs deleted.
 
@@ -783,7 +783,10 @@ class StreamConsumer(Generic[T]):
         if threshold is None:
             return []
         removed: list[tuple[str, str]] = []
-        for stream in list(self.streams):
+        # The streams it reads now, as the claimer: one it skips is another replica's (a
+        # shard it does not hold), and every replica going over every client's stream would
+        # make this pass grow with the replicas.
+        for stream in self._to_read():
             try:
                 names = await self._prune(keys=[stream], args=[self.group, self.consumer,
                                                                threshold])
