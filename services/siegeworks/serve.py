@@ -371,7 +371,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     async def handle(stream: str, entry_id: str, message: Any) -> None:
         if isinstance(message, ingress.ClientsChanged):
             if stream == CLIENTS_CHANGED_STREAM:  # a client cannot ring it from its own stream
-                await follow(await ingress.registered_streams(redis))
+                await follow(await ingress.after_ring(redis, reader.followed, message.client))
             return
         sender = client_of_commands_key(stream)
         copy, message = trusted_copy(sender, message)

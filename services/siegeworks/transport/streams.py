@@ -437,6 +437,11 @@ class StreamConsumer(Generic[T]):
         # Ids per stream held while Redis refuses (see _hold): kept ours at every claim pass.
         self._held: dict[str, set[str]] = {}
 
+    @property
+    def followed(self) -> frozenset[str]:
+        """The streams :meth:`follow` was last given (and could make groups on)."""
+        return frozenset(self._followed)
+
     async def follow(self, extra: Collection[str]) -> list[str]:
         """From the next read on, reads the streams it was made with plus exactly ``extra``
         (the commands streams of the clients there are now); returns the streams new to it.
