@@ -135,6 +135,14 @@ class Admission:
         del self._paused[client]
         return False
 
+    def resting(self) -> frozenset[str]:
+        """The clients whose streams rest now (those whose pause ran out are forgotten): what
+        :meth:`skips` answers by, for a reader that asks again only when this changed."""
+        now = time.monotonic()
+        for client in [c for c, until in self._paused.items() if until <= now]:
+            del self._paused[client]
+        return frozenset(self._paused)
+
     def skips(self, stream: str) -> bool:
         """For the consumer: whether to leave ``stream`` unread this time."""
         client = client_of_commands_key(stream)

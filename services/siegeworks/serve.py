@@ -439,7 +439,8 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
                             not_ours_if_undecodable=(
                                 _is_commands if service == "rules" else None),
                             reads=reads, read_interval_ms=_read_interval_ms(service),
-                            skip=skip, on_batch=metrics.observe_batch)
+                            skip=skip, skip_key=lambda: (leases.moves, admission.resting()),
+                            on_batch=metrics.observe_batch)
     stop = stop or asyncio.Event()
     metrics.watch(reader, stop)
     if server is not None:  # /readyz says 503 until the consumer's start-up is done

@@ -409,3 +409,47 @@ def test_inboxes_and_shared_replies_are_capped_and_other_streams_are_not(
     assert NOTICE_CAP <= lengths[inbox_key("flooded")] < NOTICE_CAP * 2
     assert NOTICE_CAP <= lengths[REPLIES_STREAM] < NOTICE_CAP * 2
     assert lengths[RESULTS_STREAM] == NOTICE_CAP * 2  # every result is kept
+
+
+def test_the_streams_to_read_are_worked_out_again_only_when_the_skip_key_changes(
+        redis_client: Redis, run: Run) -> None:
+    """A replica follows every registered client's stream and reads those of its shards:
+    with ``skip_key``, ``skip`` is asked of each stream again only when that key (the shards
+    held, the clients resting) or the streams change, not before every read."""
+    a, b, c = "bus:a", "bus:b", "bus:c"
+    asked: list[str] = []
+    skipped, key, reads = {b}, [0], [0]
+
+    def skip(stream: str) -> bool:
+        asked.append(stream)
+        return stream in skipped
+
+    def skip_key() -> int:
+        reads[0] += 1
+        return key[0]
+
+    async def scenario() -> None:
+        r = redis_client
+        seen = Recorder()
+        consumer = make_consumer(r, seen, streams=[a, b, c], skip=skip, skip_key=skip_key)
+        async with running(consumer):
+            await publish_many(r, [(a, note(1)), (b, note(2)), (c, note(3))])
+            await wait_until(lambda: len(seen.seen) == 2, "a's and c's entries handled")
+            before = reads[0]
+            await wait_until(lambda: reads[0] >= before + 10, "ten reads more")
+            assert sorted(asked) == [a, b, c]  # once each, for all those reads
+            skipped.clear()
+            skipped.add(a)
+            key[0] = 1  # b's shard taken, a's given up
+            # (A read already waiting names a still; the next one does not.)
+            now = reads[0]
+            await wait_until(lambda: reads[0] > now, "a read with the new key")
+            await publish_many(r, [(a, note(4))])
+            await wait_until(lambda: any(s == b for s, _, _ in seen.seen), "b's entry handled")
+            await consumer.follow(["bus:d"])  # new streams: asked of the new list
+            await publish_many(r, [("bus:d", note(5))])
+            await wait_until(lambda: any(s == "bus:d" for s, _, _ in seen.seen), "d's handled")
+        assert [s for s, _, _ in seen.seen].count(a) == 1  # the second waits: a is skipped now
+        assert sorted(asked) == sorted([a, b, c, a, b, c, a, b, c, "bus:d"])
+
+    run(scenario())

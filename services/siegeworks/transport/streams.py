@@ -352,6 +352,7 @@ class StreamConsumer(Generic[T]):
         reads: PipelinedRedis | None = None,
         read_interval_ms: int = 0,
         skip: Callable[[str], bool] | None = None,
+        skip_key: Callable[[], Hashable] | None = None,
         idle_consumer_ms: int | None = IDLE_CONSUMER_MS,
         prune_every_ms: int = PRUNE_EVERY_MS,
         on_batch: Callable[[float, int], None] | None = None,
@@ -403,8 +404,14 @@ class StreamConsumer(Generic[T]):
         # (the match service, which passes most of its stream by), so its entries come in
         # batches. Nothing waits on it but what it handles itself.
         self.read_interval_s = read_interval_ms / 1000
-        # Streams to leave unread for now (a client over its quota); asked before every read.
+        # Streams to leave unread for now (a shard not held, a client over its quota); asked
+        # before every read, of every stream, unless ``skip_key`` says when its answers may
+        # have changed: then the streams to read are worked out again only when that value
+        # or the streams change. (A replica follows every registered client's stream: at ten
+        # thousand clients, asking of each before each read cost milliseconds per read.)
         self.skip = skip
+        self.skip_key = skip_key
+        self._reading: dict[int | None, tuple[list[str], Hashable, list[str]]] = {}
         # Entries of one batch with different keys (match ids) run concurrently, so their Redis
         # round trips overlap; entries with the same key keep their order.
         self.key = key
@@ -688,7 +695,14 @@ class StreamConsumer(Generic[T]):
         streams = self.streams if slot is None else self._by_slot().get(slot, [])
         if self.skip is None:
             return streams
-        return [stream for stream in streams if not self.skip(stream)]
+        if self.skip_key is None:
+            return [stream for stream in streams if not self.skip(stream)]
+        key = self.skip_key()
+        known = self._reading.get(slot)
+        if known is None or known[0] is not streams or known[1] != key:
+            known = (streams, key, [stream for stream in streams if not self.skip(stream)])
+            self._reading[slot] = known
+        return known[2]
 
     def _by_slot(self) -> dict[int, list[str]]:
         """The streams read, by cluster slot (worked out again only when they change)."""
