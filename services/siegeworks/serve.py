@@ -448,10 +448,11 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+
     def looked_after() -> list[str]:
         """The streams whose upkeep (lag measured, entries trimmed, backlogs capped) is this
         replica's: those of the shards it holds, not every stream it follows."""
-        return [s for s in reader.streams if leases.looks_after(s)]
+        return leases.looked_after(reader.streams)
 
     registry = backlogs = None
     if service in ("match", "rules"):  # the services that read the clients' commands

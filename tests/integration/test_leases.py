@@ -88,3 +88,26 @@ def test_three_replicas_hold_at_most_their_share_each(
     held = split(*trio)
     assert set().union(*held) == set(range(SHARDS))
     assert all(len(one) <= -(-SHARDS // 3) for one in held)
+
+
+def test_each_stream_is_looked_after_by_one_replica_and_the_answer_follows_the_shards(
+        redis_client: redis.asyncio.Redis, run: Run) -> None:
+    """Measuring, trimming and capping a stream is one replica's: its shard's holder, and shard
+    0's for a stream of no shard. The answer for a list of streams is kept until the list or
+    the shards held change."""
+    a, b = replica(redis_client, "rules-a"), replica(redis_client, "rules-b")
+    run(settle(a, b))
+    streams = sorted({bus_key(shard, "rules") for shard in range(SHARDS)}
+                     | {commands_key(f"client-{n}") for n in range(40)}
+                     | {"siege:clients:changed"})
+    mine, theirs = a.looked_after(streams), b.looked_after(streams)
+    assert sorted(mine + theirs) == streams  # every stream once
+    first = a if 0 in a.held else b
+    assert "siege:clients:changed" in first.looked_after(streams)
+    assert all(shard_of_stream(s) in a.held for s in mine if s != "siege:clients:changed")
+    assert a.looked_after(streams) == mine  # kept, and given as a list of its own
+    assert a.looked_after(streams) is not a.looked_after(streams)
+    run(b.leave())  # b leaves: a takes its shards at its next tick
+    run(a.tick())
+    assert a.looked_after(streams) == streams
+    assert a.looked_after(streams[:3]) == streams[:3]  # another list: worked out anew

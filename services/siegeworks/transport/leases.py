@@ -97,6 +97,8 @@ class ShardLeases:
         self.moves = 0  # shards taken or given back since start, for the health record
         self.log = logger or structlog.get_logger("siegeworks.leases")
         self.on_change: list[Callable[[set[int]], None]] = []
+        # looked_after's last answer, with the list and the moves it was worked out for.
+        self._upkeep: tuple[list[str] | None, int, list[str]] = (None, -1, [])
 
     def holds(self, stream: str) -> bool:
         """Whether this replica reads ``stream`` now."""
@@ -110,6 +112,16 @@ class ShardLeases:
         than all of them on every replica, and the replicas' lags add up to the group's."""
         shard = shard_of_stream(stream)
         return (0 if shard is None else shard) in self.held
+
+    def looked_after(self, streams: list[str]) -> list[str]:
+        """Those of ``streams`` this replica :meth:`looks_after`, worked out again only when
+        the list (a new one: a reader's followed streams changed) or the shards held changed:
+        a replica follows every registered client's stream, ten thousands of them."""
+        known, moves, mine = self._upkeep
+        if known is not streams or moves != self.moves:
+            mine = [stream for stream in streams if self.looks_after(stream)]
+            self._upkeep = (streams, self.moves, mine)
+        return list(mine)
 
     async def tick(self) -> set[int]:
         """One round: say this replica lives, renew, give back, take; returns what it holds."""
