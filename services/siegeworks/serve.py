@@ -71,7 +71,7 @@ from siegeworks.store_watch import (
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.leases import ShardLeases
 from siegeworks.transport.redis_bus import RedisBus
-from siegeworks.transport.streams import StreamConsumer, decode_message, ensure_group
+from siegeworks.transport.streams import StreamConsumer, decode_message, ensure_groups
 from siegeworks.transport.trimming import cap_forever, trim_forever
 
 SERVICES = ("match", "rules", "dice", "scoring")
@@ -408,11 +408,9 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
         what that one has read, before the other had seen it."""
         added = await reader.follow(streams)
         other = "rules" if service == "match" else "match"
-        for stream in added:
-            try:
-                await ensure_group(redis, stream, other)
-            except ResponseError as exc:  # a key that is no stream: the other makes its own
-                ctx.logger.warning("group not made", stream=stream, group=other, error=str(exc))
+        for stream, made in (await ensure_groups(redis, added, other)).items():
+            if isinstance(made, ResponseError):  # a key that is no stream: the other makes its own
+                ctx.logger.warning("group not made", stream=stream, group=other, error=str(made))
         return added
 
     admission = ingress.Admission()
