@@ -8,6 +8,9 @@ STAMP := $(VENV)/.installed
 JS_DEPS := clients/js/node_modules/.package-lock.json
 RUN_ARGS ?= --game castle-dash --matches 20 --players 4 --bots greedy,random
 PYTEST_ARGS ?=
+# Two test processes (pytest-xdist), each with its own private redis-server and cluster; one when
+# the tests are given a store of yours (REDIS_URL, REDIS_CLUSTER_URL), which they flush.
+PYTEST_WORKERS ?= $(if $(REDIS_URL)$(REDIS_CLUSTER_URL),0,2)
 
 .PHONY: install run test bench lint lock clean contract chromium
 
@@ -25,7 +28,7 @@ run: install
 	@echo "see them in a browser: $(BIN)/siege web  (then open http://127.0.0.1:8080/)"
 
 test: install $(JS_DEPS) chromium
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # The browser tests (tests/browser) drive the system's Chromium: Debian's package, installed here
 # when this runs as root with apt-get; anywhere else the tests say why they are skipped (in CI

@@ -207,6 +207,13 @@ def test_a_person_enters_a_tournament_from_its_page_and_plays_each_table(
         first = organiser.stdout.readline()
         tid = first.split()[1]
         assert first.startswith("tournament t-"), first
+        # The page offers a place once the tournament is recorded, which the organiser says
+        # after its services are up (on a loaded machine, longer than a page waits).
+        for line in organiser.stdout:
+            if line.startswith("outside entrants registered: 0/1"):
+                break
+        else:
+            raise AssertionError(f"the organiser ended before registration: {organiser.wait()}")
         page = browser.new_page()
         page.goto(f"{web}/tournaments/{tid}")
         page.fill("#enter input[name=name]", "pat")
