@@ -36,7 +36,7 @@ from siege.contracts.messages import (
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.registry import get_engine
-from siege.eventlog.keys import RESULTS_HASH, commands_key, inbox_key
+from siege.eventlog.keys import LOBBY_HASH, RESULTS_HASH, commands_key, inbox_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
@@ -154,6 +154,9 @@ async def run_trial(redis: Redis, url: str, trial: Trial, template: str, keyring
     started = time.monotonic()
     played = asyncio.create_task(play_specs([trial.spec()], redis, trial.match_id.encode(),
                                             stall_timeout_s=float("inf")))
+    # The client is started once the match exists: a join that overtook the create would be
+    # refused (unknown_match), which is the kit's doing, not the client's.
+    await _created(redis, trial.match_id, join_timeout_s, played)
     try:
         process = await asyncio.create_subprocess_exec(
             *argv, env=env, stdin=asyncio.subprocess.DEVNULL,
@@ -188,6 +191,18 @@ async def run_trial(redis: Redis, url: str, trial: Trial, template: str, keyring
 
 async def _nothing() -> bytes:
     return b""
+
+
+async def _created(redis: Redis, match_id: str, within_s: float,
+                   played: asyncio.Task[Any]) -> None:
+    """Waits (at most ``within_s``) until the match service lists the match in the public
+    lobby (what any client may read), or the bots' side of the trial ended (a refused create:
+    the client then starts all the same, and the verdict says what happened)."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline and not played.done():
+        if await redis.hget(LOBBY_HASH, match_id) is not None:
+            return
+        await asyncio.sleep(0.05)  # polling a key: there is no notice for "it was created"
 
 
 async def _started(log: RedisEventLog, match_id: str, within_s: float) -> bool:

@@ -3,23 +3,17 @@
 A client writes only its own commands stream (``siege.eventlog.keys.commands_key``), so the
 stream a command arrives on says who sent it: the services fill in or check the ``client``
 field of every command against it (a command naming another client is refused), and answers go
-to the sender's own inbox. Which streams to read is the registry ``siege:clients``; a doorbell
-stream wakes the services when it changes. See docs/decisions/0007-a-bus-no-client-can-break.md.
+to the sender's own inbox. Which streams to read is the registry ``siege:clients``, followed by
+``siegeworks.following``. See docs/decisions/0007-a-bus-no-client-can-break.md.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import math
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
-import structlog
-from redis.asyncio import Redis
-from redis.exceptions import ResponseError
 
 from siege.contracts.messages import (
     MAX_COMMAND_ID,
@@ -37,11 +31,7 @@ from siege.contracts.messages import (
 )
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import (
-    CLIENTS_CHANGED_STREAM,
-    CLIENTS_KEY,
     client_of_commands_key,
-    commands_key,
-    valid_client_id,
 )
 from siege.hosting.lobby import Refusal
 from siege.hosting.rules import Rejection
@@ -53,48 +43,6 @@ from siegeworks.rules.handlers import reject
 PAUSE_S = 1.0
 """How long a client's stream rests once it is over a quota (its next entries are refused
 again if it still is, so a flood costs at most a batch per second of each service)."""
-
-REFRESH_EVERY_S = 2.0
-"""How often the registry's mark is looked at (and the registry read again if it changed): a
-replica whose group-mate took the doorbell entry still learns of a new client this soon (any
-replica may come to hold any client's shard)."""
-FULL_READ_EVERY_S = 60.0
-"""How often the registry is read whatever its mark says: a safety net (a client revoked and
-another added themselves without ringing, between two looks, leave the mark as it was)."""
-
-
-class ClientsChanged(msgspec.Struct, frozen=True):
-    """A doorbell entry: ``client`` was added to or removed from the registry."""
-
-    client: str
-
-
-def decode_doorbell(fields: Mapping[bytes, bytes]) -> ClientsChanged | None:
-    value = fields.get(b"c")
-    return ClientsChanged(value.decode(errors="replace")) if value is not None else None
-
-
-async def after_ring(redis: Redis, followed: Collection[str], client: str) -> list[str]:
-    """The commands streams to follow after a ring of the doorbell naming ``client``: those
-    followed, with the client's if it is registered, without it if not (a revoke rings too).
-    One SISMEMBER, where reading the whole registry on every ring would cost each ring in
-    proportion to the clients registered."""
-    streams = set(followed)
-    if valid_client_id(client):
-        stream = commands_key(client)
-        if await redis.sismember(CLIENTS_KEY, client):
-            streams.add(stream)
-        else:
-            streams.discard(stream)
-    return sorted(streams)
-
-
-async def registered_streams(redis: Redis) -> list[str]:
-    """The commands streams of every registered client (invalid ids are skipped)."""
-    members = await redis.smembers(CLIENTS_KEY)
-    names = (m.decode(errors="replace") if isinstance(m, bytes) else str(m) for m in members)
-    return sorted(commands_key(c) for c in names if valid_client_id(c))
-
 
 def attribute(message: Message, sender: str) -> Message | Refusal:
     """``message`` as sent by ``sender`` (whose stream it came on): its ``client`` filled in
@@ -231,47 +179,3 @@ def command_tag(message: Message) -> str:
 
 def subject_of(message: Message) -> str:
     return str(getattr(message, "match_id", None) or getattr(message, "tournament_id", ""))
-
-
-Follow = Callable[[Collection[str]], Awaitable[list[str]]]
-
-
-async def registry_mark(redis: Redis) -> tuple[int, bytes | None]:
-    """What changes whenever the registry does, read in O(1): its size, and the id of the
-    doorbell's last ring (every registration rings it; a client that adds itself without
-    ringing still changes the size)."""
-    size = await redis.scard(CLIENTS_KEY)  # two slots on a cluster: asked one after the other
-    last = await redis.xrevrange(CLIENTS_CHANGED_STREAM, count=1)
-    return int(size), (last[0][0] if last else None)
-
-
-async def refresh_forever(redis: Redis, follow: Follow, stop: asyncio.Event,
-                          every_s: float = REFRESH_EVERY_S,
-                          full_every_s: float = FULL_READ_EVERY_S) -> None:
-    """Reads the registry at start, and after that whenever its mark (:func:`registry_mark`,
-    looked at every ``every_s`` seconds) has changed, or ``full_every_s`` seconds have passed;
-    hands the streams to ``follow`` (``StreamConsumer.follow``), until ``stop``.
-
-    The whole registry is every client ever registered: read by every match and rules replica
-    every two seconds, it would cost each of them and Redis in proportion to the clients."""
-    log = structlog.get_logger("siegeworks.ingress")
-    loop = asyncio.get_running_loop()
-    seen: tuple[int, bytes | None] | None = None
-    read_at = -math.inf
-    while not stop.is_set():
-        try:
-            try:
-                mark: tuple[int, bytes | None] | None = await registry_mark(redis)
-            except ResponseError:  # the doorbell is no stream (a bad write): read it all
-                mark = None
-            if mark is None or mark != seen or loop.time() - read_at >= full_every_s:
-                # The mark before the read: a registration between the two shows next pass.
-                added = await follow(await registered_streams(redis))
-                seen, read_at = mark, loop.time()
-                if added:
-                    log.info("clients_followed", streams=len(added))
-        except Exception as exc:  # noqa: BLE001 - the next pass may get through (a closed
-            # connection during a cluster failover is no RedisError in redis-py's client)
-            log.warning("registry read failed", error=repr(exc))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), every_s)

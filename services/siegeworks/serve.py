@@ -28,7 +28,6 @@ from redis.exceptions import NoPermissionError, ResponseError
 from siege.contracts.messages import RULES_COMMANDS, LogAppended, Message
 from siege.contracts.version import CONTRACT_VERSION
 from siege.eventlog.keys import (
-    CLIENTS_CHANGED_STREAM,
     CONTRACT_KEY,
     SEAT_SECRET_KEY,
     SHARDS,
@@ -45,6 +44,7 @@ from siege.tournament.state import is_tournament
 from siegeworks import ingress, keys
 from siegeworks.context import ServiceContext
 from siegeworks.dice import handlers as dice
+from siegeworks.following import ClientsChanged, RegistryFollower
 from siegeworks.headroom import Headroom, measure
 from siegeworks.match import handlers as match
 from siegeworks.match.clocks import run_clock
@@ -125,11 +125,11 @@ def decode_lifecycle(fields: Mapping[bytes, bytes]) -> Message | None:
     return None if isinstance(message, RULES_COMMANDS) else message
 
 
-def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ingress.ClientsChanged:
-    """Shard buses carry the append script's plain pointer fields, the doorbell a client id;
-    other streams a message."""
+def decode_entry(fields: Mapping[bytes, bytes]) -> Message | ClientsChanged:
+    """Shard buses carry the append script's plain pointer fields, other streams a message
+    (a doorbell's entry, a client id, is only ever written to a client's stream by mistake)."""
     if b"c" in fields and b"m" not in fields:
-        return ingress.ClientsChanged(fields[b"c"].decode(errors="replace"))
+        return ClientsChanged(fields[b"c"].decode(errors="replace"))
     if b"m" in fields and b"f" in fields:
         note = LogAppended(match_id=fields[b"m"].decode(), first=int(fields[b"f"]),
                            last=int(fields[b"l"]))
@@ -173,7 +173,7 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
     """The streams a service reads and the handler for what arrives on them."""
     if service == "match":
         ctx.lobbies = RedisLobbies(redis)
-        return [CLIENTS_CHANGED_STREAM], partial(match.on_command, ctx)
+        return [], partial(match.on_command, ctx)
     if service == "rules":
         ctx.on_forget.append(ctx.watchers.clear)  # told seqs of a store that went back
 
@@ -182,7 +182,7 @@ def routes(service: str, ctx: ServiceContext, redis: Redis) -> tuple[list[str], 
                 await rules.on_command(ctx, message)
             elif isinstance(message, LogAppended):
                 await rules.on_log_appended(ctx, message)
-        return [CLIENTS_CHANGED_STREAM, *shard_buses("rules")], on_rules
+        return shard_buses("rules"), on_rules
     if service == "dice":
         vault = dice.SeedVault(_master_seed())
         ctx.on_forget.append(vault.forget)
@@ -369,10 +369,8 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
     async def handle(stream: str, entry_id: str, message: Any) -> None:
-        if isinstance(message, ingress.ClientsChanged):
-            if stream == CLIENTS_CHANGED_STREAM:  # a client cannot ring it from its own stream
-                await follow(await ingress.after_ring(redis, reader.followed, message.client))
-            return
+        if isinstance(message, ClientsChanged):
+            return  # a doorbell entry on a client's own stream rings nothing
         sender = client_of_commands_key(stream)
         copy, message = trusted_copy(sender, message)
         if sender is not None:
@@ -454,8 +452,11 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
 
     registry = backlogs = None
     if service in ("match", "rules"):  # the services that read the clients' commands
-        await follow(await ingress.registered_streams(redis))
-        registry = asyncio.create_task(ingress.refresh_forever(redis, follow, stop))
+        # Every replica follows the doorbell itself: whichever holds a new client's shard
+        # reads its first command at once.
+        follower = RegistryFollower(redis, follow, lambda: reader.followed)
+        await follower.start()
+        registry = asyncio.create_task(follower.run(stop))
     if service == "match":  # one service caps what clients may leave unread
         backlogs = asyncio.create_task(cap_forever(
             redis, lambda: [s for s in looked_after() if _is_commands(s)], CLIENT_BACKLOG,

@@ -27,11 +27,15 @@ windows reported (tests/bench/services.py's ``Bench`` measures each window):
   and Redis's CPU per action to it (each window against the mean of the engine figures
   around it: a core's speed drifts within a run).
 
-Two loads (``--load``): ``fixed`` plays the same CONCURRENT matches whatever the replica count,
+Three loads (``--load``): ``fixed`` plays the same CONCURRENT matches whatever the replica count,
 so each replica sees a share of them (its batches are smaller, it wakes more often per action);
 ``scaled`` plays CONCURRENT matches, CLIENTS clients and WINDOW_ACTIONS actions per replica,
 the case replicas are added for (the load grew), in which every replica sees as much as one
-replica alone did. A 1-replica configuration is the same under both, and is run once.
+replica alone did; ``light`` plays LIGHT matches per replica (a client each), scaled the same
+way but few enough that the cores are not full: processes seldom wait for a core, so what more
+processes cost by competing for two cores (caches, switches) is mostly out of the figure, and
+every replica's batches are as large as one replica's alone. A 1-replica configuration is the
+same under ``fixed`` and ``scaled``, and is run once.
 
 Then the scaling ratio (actions/s with N replicas / with 1, per store and load) and the CPU per
 action relative to 1 replica (and the cluster's relative to the single Redis). For scripts, a line
@@ -82,8 +86,11 @@ from siegeworks.supervisor import ServiceProcesses
 
 REPLICAS = (1, 2, 4)
 STORES = ("single", "cluster")
-LOADS = ("fixed", "scaled")
+LOADS = ("fixed", "scaled", "light")
 CONCURRENT = 50
+LIGHT = 2
+"""Concurrent matches per replica of the ``light`` load, a bot client each: few enough that the
+two cores are not full even with 4 replicas, so no process waits long for a core."""
 CLIENTS = 10
 """Bot clients sharing each wave (5 matches each): a client's actions come on its own commands
 stream, in its shard, which one replica of the match and rules services reads; with a single
@@ -116,6 +123,9 @@ class Config:
     # Per window, the cores that processes other than the bench's were using meanwhile (other
     # people's work on a shared machine): throughput is only comparable where it is near 0.
     others: list[float] = field(default_factory=list)
+    # Per window, the cores the services, Redis and the bots' clients kept busy: 2 is a full
+    # machine here, where every process queues for a core.
+    busy: list[float] = field(default_factory=list)
     # Per window, context switches per action of the services and Redis: (voluntary, the
     # process waited: a wake-up per read that found nothing ready; involuntary, the scheduler
     # took the core away: processes outnumbering cores).
@@ -124,7 +134,21 @@ class Config:
     @property
     def scale(self) -> int:
         """How many times the 1-replica load this configuration plays."""
-        return self.replicas if self.load == "scaled" else 1
+        return self.replicas if self.load in ("scaled", "light") else 1
+
+    @property
+    def matches(self) -> int:
+        """Concurrent matches in a window."""
+        return (LIGHT if self.load == "light" else CONCURRENT) * self.scale
+
+    @property
+    def clients(self) -> int:
+        return self.matches if self.load == "light" else CLIENTS * self.scale
+
+    @property
+    def window_actions(self) -> int:
+        """Accepted actions a window holds at least."""
+        return WINDOW_ACTIONS * (1 if self.load == "light" else self.scale)
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -313,12 +337,13 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
             switched = context_switches(bench, system)
             busy_before, began = busy_cpu_seconds(), time.perf_counter()
             # The same seeds in every configuration: every one plays the same matches.
-            w = await bench.one_load(CONCURRENT * cfg.scale, seed=k,
-                                     min_samples=WINDOW_ACTIONS * cfg.scale,
-                                     clients=CLIENTS * cfg.scale)
+            w = await bench.one_load(cfg.matches, seed=k,
+                                     min_samples=cfg.window_actions,
+                                     clients=cfg.clients)
             ours = sum(cpu_seconds(p) for p in bench.procs.values()) - ours_before
-            cfg.others.append(max(0.0, busy_cpu_seconds() - busy_before - ours)
-                              / (time.perf_counter() - began))
+            elapsed = time.perf_counter() - began
+            cfg.others.append(max(0.0, busy_cpu_seconds() - busy_before - ours) / elapsed)
+            cfg.busy.append(ours / elapsed)
             engine.append(engine_cpu_per_action() * 1e6)
             cfg.windows.append(w)
             now = context_switches(bench, system)
@@ -327,8 +352,9 @@ async def one_config(kind: str, url: str, server: EmbeddedRedis | EmbeddedCluste
             cfg.engine_us.append((engine[-2] + engine[-1]) / 2)
             print(f"  window {k + 1}: {w.rate:,.0f} actions/s ({w.actions} in {w.seconds:.1f} s),"
                   f" services {cfg.services_us(w):,.0f} + redis {cfg.redis_us(w):,.0f} µs/action"
-                  f" (engine {cfg.engine_us[-1]:.1f}), bots {w.cpu_us[BOTS_NAME]:,.0f}; other "
-                  f"processes on the machine meanwhile: {cfg.others[-1]:.2f} cores")
+                  f" (engine {cfg.engine_us[-1]:.1f}), bots {w.cpu_us[BOTS_NAME]:,.0f}; "
+                  f"{cfg.busy[-1]:.2f} cores busy; other processes on the machine meanwhile: "
+                  f"{cfg.others[-1]:.2f} cores")
     finally:
         cfg.exit_codes = services.stop_all()
     cfg.log_records, cfg.batch_entries = log_records(log_dir)
@@ -380,11 +406,13 @@ def print_tables(configs: list[Config]) -> None:
           "(services + redis) / the bare engine; others = cores used by other "
           "processes on the machine during the windows; fewest = the run with the fewest "
           "replicas on that store under that load (1 in a whole run); load fixed = the same "
-          f"{CONCURRENT} matches whatever the replicas, scaled = {CONCURRENT} per replica")
+          f"{CONCURRENT} matches whatever the replicas, scaled = {CONCURRENT} per replica, "
+          f"light = {LIGHT} per replica, which leave the cores some rest; cores = cores the "
+          "services, Redis and the bots kept busy (2 is all of this machine)")
     print(f"{LABEL} | {'actions/s':>9} | {'× fewest':>8} | {'p50 ms':>6} | "
           f"{'p99 ms':>6} | {'services':>8} | {'redis':>6} | {'svc+redis':>9} | "
           f"{'vs fewest':>9} | {'vs single':>9} | {'bots':>5} | {'engine':>6} | "
-          f"{'× engine':>8} | {'others':>6}")
+          f"{'× engine':>8} | {'cores':>5} | {'others':>6}")
     for c in configs:
         one, single = base(by, c)
         print(f"{label(c)} | {c.rate:>9,.0f} | {c.rate / one.rate:>8.2f} | "
@@ -393,7 +421,8 @@ def print_tables(configs: list[Config]) -> None:
               f"{c.system:>9,.0f} | {c.system / one.system:>9.2f} | "
               f"{c.system / single.system:>9.2f} | "
               f"{c.bots:>5,.0f} | {c.engine:>6.1f} | "
-              f"{c.times_engine:>8.1f} | {statistics.median(c.others):>6.2f}")
+              f"{c.times_engine:>8.1f} | {statistics.median(c.busy):>5.2f} | "
+              f"{statistics.median(c.others):>6.2f}")
     print("\nwhere it goes, µs per accepted action (medians): each service with all its replicas; "
           "idle = CPU of the services and Redis with no match running, ms per second; net = "
           "services + redis less that idle rate over the window")
@@ -447,7 +476,8 @@ def parse_args() -> argparse.Namespace:
                              "(default: 1 2 4)")
     parser.add_argument("--load", nargs="+", choices=LOADS, default=list(LOADS),
                         help="fixed: the same matches whatever the replicas; scaled: as many "
-                             "matches per replica as one replica plays (default: both)")
+                             f"matches per replica as one replica plays; light: {LIGHT} matches "
+                             "per replica, which leave the cores some rest (default: all three)")
     args = parser.parse_args()
     if any(n < 1 for n in args.replicas):
         parser.error("--replicas: every count must be 1 or more")
@@ -459,7 +489,8 @@ async def main(stores: list[str], replica_counts: list[int], loads: list[str]) -
     print(f"{GAME}, {PLAYERS} players, {BOTS[0]} bots, {CONCURRENT} concurrent matches "
           f"played by {CLIENTS} clients, "
           f"{WINDOWS} windows of at least {WINDOW_ACTIONS:,} accepted actions per configuration "
-          f"(load: {' and '.join(loads)}; scaled plays that many per replica)")
+          f"(load: {' and '.join(loads)}; scaled plays that many per replica, light {LIGHT} "
+          "matches per replica by as many clients)")
     print(f"this machine has {cores} cores: the replicas, the bots' clients and Redis share them, "
           "so more replicas cannot add throughput here; what the figures must show is that CPU "
           "per action does not grow with replicas or with the cluster")
@@ -475,15 +506,16 @@ async def main(stores: list[str], replica_counts: list[int], loads: list[str]) -
                 try:
                     for load in loads:
                         for replicas in replica_counts:
-                            once = Config(kind, replicas, load).scale == 1
-                            done = [c for c in configs if once and c.scale == 1
-                                    and (c.store, c.replicas) == (kind, replicas)]
+                            wanted = Config(kind, replicas, load)
+                            done = [c for c in configs if (c.store, c.replicas, c.matches,
+                                                           c.clients, c.scale)
+                                    == (kind, replicas, wanted.matches, wanted.clients,
+                                        wanted.scale)]
                             if done:  # the same load under either name: measured once
                                 configs.append(replace(done[0], load=load))
                                 continue
                             print(f"\n{kind} Redis, {replicas} replica(s) of each service, "
-                                  f"{CONCURRENT * (replicas if load == 'scaled' else 1)} "
-                                  "concurrent matches:")
+                                  f"{wanted.matches} concurrent matches ({load} load):")
                             cfg = await one_config(kind, url, server, redis, clients, replicas,
                                                    load, Path(logs) / f"{kind}-{load}-{replicas}")
                             configs.append(cfg)

@@ -20,7 +20,6 @@ from siege.contracts.events import ActionAccepted
 from siege.contracts.messages import CreateMatch, Message, SeatGranted, SubmitAction, bus_decoder
 from siege.eventlog.keys import (
     AUDIENCES,
-    CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
     DEAD_LETTER_STREAM,
     SEAT_SECRET_KEY,
@@ -49,7 +48,7 @@ _encode = msgspec.msgpack.encode
 
 def consumed_streams(clients: list[str]) -> list[tuple[str, str]]:
     """Every (stream, group) the four services consume, with ``clients`` registered."""
-    own = [CLIENTS_CHANGED_STREAM, *(commands_key(c) for c in sorted(clients))]
+    own = [commands_key(c) for c in sorted(clients)]
     return [(stream, group) for stream in own for group in ("match", "rules")] + [
         (bus_key(shard, audience), audience) for audience in AUDIENCES for shard in range(SHARDS)
     ]

@@ -40,7 +40,9 @@ def test_lobby_needs_a_redis_to_read(tmp_path: Path) -> None:
 def test_ctrl_c_during_a_run_says_what_it_left_behind(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(SIEGE_HOME=str(tmp_path), COLUMNS="200")
-    run = subprocess.Popen([*SIEGE, "run", "--matches", "40", "--json"], env=env, cwd=tmp_path,
+    # Enough matches that the last finish seconds after the first (they all play at once):
+    # with 40 a loaded machine could deliver the interrupt after every one had finished.
+    run = subprocess.Popen([*SIEGE, "run", "--matches", "120", "--json"], env=env, cwd=tmp_path,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert run.stdout is not None
     for line in run.stdout:  # interrupted once the first match has finished
@@ -51,7 +53,7 @@ def test_ctrl_c_during_a_run_says_what_it_left_behind(tmp_path: Path) -> None:
     assert run.returncode == 130, err
     interrupted = json.loads(rest.splitlines()[-1])
     assert interrupted["event"] == "interrupted"
-    assert len(interrupted["finished"]) + len(interrupted["unfinished"]) == 40
+    assert len(interrupted["finished"]) + len(interrupted["unfinished"]) == 120
     assert interrupted["finished"] and interrupted["unfinished"]
     assert f"{len(interrupted['unfinished'])} did not" in err
     assert "error: interrupted" in err and "cannot reach Redis" not in err

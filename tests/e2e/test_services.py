@@ -26,7 +26,6 @@ from siege.contracts.messages import (
 )
 from siege.eventlog.keys import (
     AUDIENCES,
-    CLIENTS_CHANGED_STREAM,
     DEAD_LETTER_STREAM,
     RESULTS_HASH,
     RESULTS_STREAM,
@@ -43,7 +42,7 @@ from siege.hosting.match_state import codec_for
 from siege.testing.waiting import wait_until
 from siegeworks.clients.bots import hand_token, make_seats
 from siegeworks.clients.remote import SeatReader
-from siegeworks.ingress import registered_streams
+from siegeworks.following import registered_streams
 from siegeworks.remote_run import play_remote
 from siegeworks.runner import RunConfig
 from siegeworks.scoring.handlers import RedisResults, ResultsProjection, rebuild
@@ -65,8 +64,7 @@ GARBAGE = commands_key("garbler")  # a client that writes what no service can re
 
 
 async def streams_of(client: redis.asyncio.Redis, service: str) -> list[str]:
-    own = ([CLIENTS_CHANGED_STREAM, *await registered_streams(client)]
-           if service in ("match", "rules") else [])
+    own = await registered_streams(client) if service in ("match", "rules") else []
     buses = [bus_key(shard, service) for shard in range(SHARDS)] if service in AUDIENCES else []
     return own + buses
 

@@ -33,7 +33,9 @@ CLUSTER_COMMANDS = ("+cluster|slots", "+cluster|shards", "+command", "+asking", 
 # (FLUSHALL, KEYS, DEBUG, ...) nor @admin.
 SERVICE_COMMANDS = ("+@read", "+@write", "+@stream", "+@scripting", "+@transaction",
                     "+@connection", "+@keyspace", "-@dangerous", "-@admin", "+info",
-                    "+client|setname", "+client|id", "+time", *CLUSTER_COMMANDS)
+                    "+client|setname", "+client|id", "+time", *CLUSTER_COMMANDS,
+                    # A replica ends its own blocking read early when it follows a new client.
+                    "+client|unblock")
 CLIENT_COMMANDS = ("+xadd", "+xread", "+xrange", "+xrevrange", "+xlen", "+hget", "+hmget",
                    "+hgetall", "+hscan", "+hlen",
                    "+ping", "+hello",

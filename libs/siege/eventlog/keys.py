@@ -170,8 +170,9 @@ CLIENTS_KEY = "siege:clients"
 """Set of the client ids the services read commands from (``siege acl issue`` adds one; on a
 server without ACLs a client adds itself)."""
 CLIENTS_CHANGED_STREAM = "siege:clients:changed"
-"""A doorbell the services read with their commands: an entry names a client just added to
-:data:`CLIENTS_KEY`, so its first command is read at once instead of at the next refresh."""
+"""A doorbell every match and rules replica reads (``siegeworks.following``): an entry names a
+client just added to or removed from :data:`CLIENTS_KEY`, so its first command is read at once
+by whichever replica holds its shard."""
 REPLIES_STREAM = "siege:replies"
 RESULTS_STREAM = "siege:results"
 DEAD_LETTER_STREAM = "siege:dead"

@@ -228,6 +228,13 @@ class ClusterPipelinedRedis:
             except (ResponseError, RedisConnectionError) as exc:
                 failed = exc
 
+    async def client_id(self, slot: int) -> tuple[Address, int]:
+        """The master serving ``slot`` and the CLIENT ID of this client's connection to it (the
+        connection a command of that slot goes on): what CLIENT UNBLOCK, sent there from
+        another connection, names to end a blocking read of the slot early."""
+        address = await self._master_of(slot)
+        return address, int(await self._node(address).execute("CLIENT", "ID"))
+
     async def run_script(self, body: str, keys: Sequence[Arg], args: Sequence[Arg]) -> Any:
         """On the master of the script's first key, loaded there if that node does not know it
         yet (a promoted replica, a node restarted)."""

@@ -383,8 +383,6 @@ class StreamConsumer(Generic[T]):
         prune_every_ms: int = PRUNE_EVERY_MS,
         on_batch: Callable[[float, int], None] | None = None,
     ) -> None:
-        if not streams:
-            raise ValueError("a consumer needs at least one stream")
         if batch < 1 or block_ms < 1 or claim_idle_ms < 1 or max_deliveries < 1:
             # block_ms=0 would mean "block forever" to Redis, and stop() could never be honoured.
             raise ValueError("batch, block_ms, claim_idle_ms and max_deliveries must be >= 1")
@@ -426,6 +424,10 @@ class StreamConsumer(Generic[T]):
         # round trip per batch fewer. The batch's outputs are confirmed before either is sent.
         self.reads = reads
         self._deferred_acks: list[tuple[str, list[str]]] = []
+        # The reads connection's CLIENT ID and the connection it was asked on (its count of
+        # connections made): CLIENT UNBLOCK ends its blocking read when the streams change.
+        self._reads_id: tuple[int, int] | None = None
+        self._unblock_refused = False
         # At least this long between reads: for a consumer that must not wake for every entry
         # (the match service, which passes most of its stream by), so its entries come in
         # batches. Nothing waits on it but what it handles itself.
@@ -461,8 +463,11 @@ class StreamConsumer(Generic[T]):
         self._stopping = asyncio.Event()
         self._streams_changed = asyncio.Event()
         self._grouped: tuple[list[str] | None, dict[int, list[str]]] = (None, {})
-        # On a cluster, the connections of the blocking reads, one a slot (see _read_slot).
+        # On a cluster, the connections of the blocking reads, one a slot (see _read_slot), and
+        # per slot the streams its outstanding read names, the node, the connection's CLIENT
+        # ID there and the connections count it was asked at (see _unblock_changed_slots).
         self._blocking: dict[int, ClusterPipelinedRedis] = {}
+        self._blocked: dict[int, tuple[list[str], tuple[str, int], int, int]] = {}
         self._started = False
         # (stream, id) read by this process and not yet acked or abandoned: our own claimer skips
         # them, so an entry is never run twice at once inside one process.
@@ -607,7 +612,7 @@ class StreamConsumer(Generic[T]):
         if await self._handle_read([*answered, *swept]):
             return
         if not slots and not waiting:  # every stream skipped for now (over its quota)
-            await self._sleep_unless_stopped(self.block_ms / 1000)
+            await self._wait_unless_changed(self.block_ms / 1000)
             return
         for slot, streams in slots.items():
             waiting[slot] = asyncio.ensure_future(self._read_slot(streams, self.block_ms, slot))
@@ -619,6 +624,34 @@ class StreamConsumer(Generic[T]):
         finally:
             for waker in wakers:
                 waker.cancel()
+        if self._streams_changed.is_set() or self._stopping.is_set():
+            await self._unblock_changed_slots(waiting)
+
+    async def _unblock_changed_slots(self, waiting: dict[int, asyncio.Future[Any]]) -> None:
+        """Ends (CLIENT UNBLOCK) the outstanding blocking reads of the slots whose streams
+        changed, or all of them when stopping. A client's commands stream shares its shard's
+        slot with the shard's bus, which always has a read outstanding: a newly followed
+        client's stream would otherwise be read only once that read timed out (``block_ms``),
+        its first command waiting that long; and stop() would wait as long."""
+        stopping = self._stopping.is_set()
+        for slot, read in waiting.items():
+            blocked = self._blocked.get(slot)
+            if read.done() or blocked is None or self._unblock_refused:
+                continue
+            streams, (host, port), client_id, _ = blocked
+            if not stopping and streams == self._to_read(slot):
+                continue
+            try:
+                node = self.redis.get_node(host=host, port=port)
+                if node is not None:
+                    await self.redis.execute_command("CLIENT", "UNBLOCK", client_id,
+                                                     target_nodes=node)
+            except ResponseError as exc:  # a user without the right (an older ACL): said once
+                self._unblock_refused = True
+                self.log.warning("cannot end a blocking read early: new streams wait for its "
+                                 "timeout", error=str(exc))
+            except Exception as exc:  # noqa: BLE001 - the read ends at its timeout anyway
+                self._retrying("ending a blocking read early failed", exc)
 
     async def _read_slot(self, streams: Sequence[str], block_ms: int | None = None,
                          slot: int | None = None) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
@@ -641,6 +674,11 @@ class StreamConsumer(Generic[T]):
         connection = self._blocking.get(slot)
         if connection is None:
             connection = self._blocking[slot] = ClusterPipelinedRedis.like(self.redis)
+        known = self._blocked.get(slot)
+        if known is None or known[3] != connection.connections:
+            address, client_id = await connection.client_id(slot)
+            known = ([], address, client_id, connection.connections)
+        self._blocked[slot] = (list(streams), *known[1:])
         return _raw_stream_replies(await connection.execute(*read, "BLOCK", block_ms, *tail))
 
     @staticmethod
@@ -742,17 +780,22 @@ class StreamConsumer(Generic[T]):
         """The last batch's acks and the next read, in one write on this consumer's own
         connection; raw replies (no redis-py parsing)."""
         assert self.reads is not None
+        self._streams_changed.clear()
         streams = self._to_read()
         if not streams:  # every stream skipped for now (a shard not held, a client resting)
             await self._send_deferred_acks()
-            await self._sleep_unless_stopped(self.block_ms / 1000)
+            await self._wait_unless_changed(self.block_ms / 1000)
             return []
+        if self._reads_id is None or self._reads_id[1] != self.reads.connections:
+            await self._learn_reads_id()
         acks, self._deferred_acks = self._deferred_acks, []
         sent = [self.reads.send(["XACK", stream, self.group, *ids]) for stream, ids in acks]
         sent.append(self.reads.send([
             "XREADGROUP", "GROUP", self.group, self.consumer, "COUNT", self.batch,
             "BLOCK", self.block_ms, "STREAMS", *streams, *[">"] * len(streams)]))
-        replies = await asyncio.gather(*sent, return_exceptions=True)
+        gathered = asyncio.gather(*sent, return_exceptions=True)
+        await self._unblock_if_changed(gathered)
+        replies = await gathered
         # Acks Redis refused go with the next read again: the entries are handled, and left
         # pending they would come back through the claimer, a delivery more each.
         self._deferred_acks[:0] = [ack for ack, reply in zip(acks, replies, strict=False)
@@ -762,6 +805,50 @@ class StreamConsumer(Generic[T]):
                 # Unacked entries stay pending: the claimer hands them out again.
                 raise reply
         return _raw_stream_replies(replies[-1])
+
+    async def _learn_reads_id(self) -> None:
+        assert self.reads is not None
+        try:
+            reads_id = int(await self.reads.execute("CLIENT", "ID"))
+        except ResponseError:  # a user without CLIENT ID: its reads end at their timeout
+            return
+        self._reads_id = (reads_id, self.reads.connections)
+
+    async def _unblock_if_changed(self, read: asyncio.Future[Any]) -> None:
+        """Waits for ``read`` (the blocking read's write), for the streams to change (a new
+        client followed, by :meth:`follow`) or for stop(): in either of the last two its
+        blocking read is ended with CLIENT UNBLOCK, so the next read names the new streams now
+        rather than after ``block_ms`` (a new client's first command would wait that long on a
+        quiet replica), or the consumer stops now."""
+        if self._reads_id is None or self._unblock_refused:
+            return
+        wakers = [asyncio.ensure_future(event.wait())
+                  for event in (self._streams_changed, self._stopping)]
+        try:
+            await asyncio.wait((read, *wakers), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waker in wakers:
+                waker.cancel()
+        if read.done():
+            return
+        try:
+            await self.redis.execute_command("CLIENT", "UNBLOCK", self._reads_id[0])
+        except ResponseError as exc:  # a user without the right (an older ACL): said once
+            self._unblock_refused = True
+            self.log.warning("cannot end a blocking read early: new streams wait for its "
+                             "timeout", error=str(exc))
+        except Exception as exc:  # noqa: BLE001 - the read ends at its timeout anyway
+            self._retrying("ending a blocking read early failed", exc)
+
+    async def _wait_unless_changed(self, seconds: float) -> None:
+        """Waits ``seconds``, or until stop() or the streams change."""
+        wakers = [asyncio.ensure_future(event.wait())
+                  for event in (self._stopping, self._streams_changed)]
+        try:
+            await asyncio.wait(wakers, timeout=seconds)
+        finally:
+            for waker in wakers:
+                waker.cancel()
 
     async def _send_deferred_acks(self) -> None:
         if self.reads is None or not self._deferred_acks:
