@@ -42,9 +42,9 @@ action relative to 1 replica (and the cluster's relative to the single Redis). F
 per configuration: ``replicas N single actions/s N cpu/action us N ...`` (services + Redis),
 and ``engine cpu/action us N``.
 
-Usage: ``python tests/bench/replicas.py`` (about 4-5 minutes on the 2-core machine); a part of
-it with ``--stores cluster --replicas 1 4 --load fixed`` (the ratios then compare what was
-run; both loads take about 8 minutes).
+Usage: ``python tests/bench/replicas.py`` (every load: about 10 minutes on the 2-core
+machine; ``--load light`` alone about 4); a part of it with ``--stores cluster --replicas 1 4
+--load fixed`` (the ratios then compare what was run).
 """
 
 from __future__ import annotations
