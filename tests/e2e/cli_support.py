@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 SIEGE = [sys.executable, "-m", "siegeworks.cli"]
+
+
+def hears_ctrl_c() -> None:
+    """For ``preexec_fn`` of a ``siege`` a test interrupts: Ctrl-C's default action in the
+    child. A process started with SIGINT ignored (a background job of a script, as a CI
+    runner may start the tests) passes that on to every process it starts, and Python then
+    leaves SIGINT ignored: the Ctrl-C the test sends would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def siege(args: list[str], data_dir: Path, path: str | None = None,

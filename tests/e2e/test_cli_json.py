@@ -9,7 +9,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from cli_support import SIEGE, siege
+from cli_support import SIEGE, hears_ctrl_c, siege
 
 
 def test_run_json_gives_ids_first_then_results_audits_and_a_summary(tmp_path: Path) -> None:
@@ -43,7 +43,8 @@ def test_ctrl_c_during_a_run_says_what_it_left_behind(tmp_path: Path) -> None:
     # Enough matches that the last finish seconds after the first (they all play at once):
     # with 40 a loaded machine could deliver the interrupt after every one had finished.
     run = subprocess.Popen([*SIEGE, "run", "--matches", "120", "--json"], env=env, cwd=tmp_path,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=hears_ctrl_c)
     assert run.stdout is not None
     for line in run.stdout:  # interrupted once the first match has finished
         if json.loads(line)["event"] == "finished":

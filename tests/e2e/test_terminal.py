@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from cli_support import hears_ctrl_c
 
 from siege.engine.registry import game_names, get_engine
 
@@ -30,13 +31,15 @@ def plain(shown: str) -> str:
 
 def spawn(args: list[str], home: Path, redis_url: str | None = None) -> pexpect.spawn:
     """``siege ARGS`` in a terminal of 300 columns (no line of words wraps), its own data
-    folder, and the embedded Redis unless ``redis_url`` is given."""
+    folder, and the embedded Redis unless ``redis_url`` is given; Ctrl-C reaches it whatever
+    the tests' own SIGINT disposition."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "COLUMNS", "LINES")}
     env.update(SIEGE_HOME=str(home), SIEGE_DATA_DIR=str(home))
     if redis_url is not None:
         env["REDIS_URL"] = redis_url
     return pexpect.spawn(SIEGE[0], SIEGE[1:] + args, env=env, cwd=str(home), timeout=120,
-                         encoding="utf-8", dimensions=(50, 300), codec_errors="replace")
+                         encoding="utf-8", dimensions=(50, 300), codec_errors="replace",
+                         preexec_fn=hears_ctrl_c)
 
 
 def play_to_the_end(child: pexpect.spawn) -> str:
