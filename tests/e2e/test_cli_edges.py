@@ -25,6 +25,17 @@ def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
     assert "user:***@example:1" in secret.stderr
 
 
+def test_a_line_into_a_pipe_stays_one_line(tmp_path: Path) -> None:
+    """Into a pipe no width is known (COLUMNS unset): a line cut at rich's 80 columns would
+    break grep and logs."""
+    done = siege(["run", "--matches", "1", "--in-process", "--seed", "3"], tmp_path,
+                 COLUMNS="")
+    assert done.returncode == 0, done.stderr
+    audits = [line for line in done.stdout.splitlines() if line.startswith("audit ")]
+    assert len(audits) == 1 and len(audits[0]) > 80, done.stdout
+    assert audits[0].endswith(")") and "signed by" in audits[0]
+
+
 def test_a_tournament_too_small_for_one_table_is_refused(tmp_path: Path) -> None:
     done = siege(["tournament", "--entrants", "3", "--table-size", "4"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -28,8 +28,10 @@ from siegeworks.redis_target import RedisUrlError, check_url, connect
 from siegeworks.remote_run import StalledError
 from siegeworks.supervisor import ServiceStartError
 
-out = Console()
-err = Console(stderr=True)
+# Into a pipe or a file, a line stays one line (a log, grep, a CI page): rich would otherwise
+# cut it at 80 columns, where it cannot know the reader's width. At a terminal, its width.
+out = Console(soft_wrap=not sys.stdout.isatty())
+err = Console(stderr=True, soft_wrap=not sys.stderr.isatty())
 
 RedisUrl = Annotated[str | None, typer.Option(
     "--redis-url", envvar="REDIS_URL",
