@@ -37,13 +37,10 @@ from siegeworks.clients.bots import BotSeat, hand_token, make_seats
 from siegeworks.clients.human import HumanSeat
 from siegeworks.clients.joiner import OutsideClient
 from siegeworks.clients.remote import SeatReader
+from siegeworks.errors import StalledError
 from siegeworks.runner import RunConfig, RunResult, bot_seed_for
 from siegeworks.transport.redis_bus import RedisBus
 from siegeworks.transport.streams import is_transient
-
-
-class StalledError(RuntimeError):
-    pass
 
 
 class MatchIdTakenError(RuntimeError):

@@ -17,12 +17,8 @@ from pathlib import Path
 
 from redis.asyncio import Redis
 
+from siegeworks.errors import ServiceStartError
 from siegeworks.serve import SERVICES, read_health
-
-
-class ServiceStartError(RuntimeError):
-    pass
-
 
 PARENT_ENV = "SIEGE_SUPERVISOR_PID"
 

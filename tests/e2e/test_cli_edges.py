@@ -25,15 +25,18 @@ def test_a_redis_url_that_is_no_url_is_a_one_line_error_without_its_password(
     assert "user:***@example:1" in secret.stderr
 
 
-def test_a_line_into_a_pipe_stays_one_line(tmp_path: Path) -> None:
+def test_a_line_into_a_pipe_stays_one_line_unless_columns_are_given(tmp_path: Path) -> None:
     """Into a pipe no width is known (COLUMNS unset): a line cut at rich's 80 columns would
-    break grep and logs."""
+    break grep and logs. A width given in COLUMNS is kept to."""
     done = siege(["run", "--matches", "1", "--in-process", "--seed", "3"], tmp_path,
                  COLUMNS="")
     assert done.returncode == 0, done.stderr
     audits = [line for line in done.stdout.splitlines() if line.startswith("audit ")]
     assert len(audits) == 1 and len(audits[0]) > 80, done.stdout
     assert audits[0].endswith(")") and "signed by" in audits[0]
+    narrow = siege(["audit", audits[0].split()[1].rstrip(":")], tmp_path, COLUMNS="60")
+    assert narrow.returncode == 0, narrow.stderr
+    assert max(len(line) for line in narrow.stdout.splitlines()) <= 60, narrow.stdout
 
 
 def test_a_tournament_too_small_for_one_table_is_refused(tmp_path: Path) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterator
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TextIO, TypeVar
 from urllib.parse import urlsplit
 
 import msgspec
@@ -22,16 +23,19 @@ from siege.bots.registry import UnknownBotError, make_bot
 from siege.engine.registry import UnknownGameError, get_engine
 from siege.eventlog.embedded import EmbeddedRedisError
 from siege.eventlog.keys import valid_client_id
-from siegeworks.clients.human import InputEndedError
-from siegeworks.clients.joiner import JoinRefusedError
+from siegeworks.errors import InputEndedError, JoinRefusedError, ServiceStartError, StalledError
 from siegeworks.redis_target import RedisUrlError, check_url, connect
-from siegeworks.remote_run import StalledError
-from siegeworks.supervisor import ServiceStartError
 
-# Into a pipe or a file, a line stays one line (a log, grep, a CI page): rich would otherwise
-# cut it at 80 columns, where it cannot know the reader's width. At a terminal, its width.
-out = Console(soft_wrap=not sys.stdout.isatty())
-err = Console(stderr=True, soft_wrap=not sys.stderr.isatty())
+
+def _whole_lines(stream: TextIO) -> bool:
+    """Whether lines to ``stream`` are left whole: into a pipe or a file (a log, grep, a CI
+    page) with no COLUMNS given, where rich would cut them at 80 columns without knowing the
+    reader's width. At a terminal, or with COLUMNS set, that width."""
+    return not stream.isatty() and not os.environ.get("COLUMNS", "").isdigit()
+
+
+out = Console(soft_wrap=_whole_lines(sys.stdout))
+err = Console(stderr=True, soft_wrap=_whole_lines(sys.stderr))
 
 RedisUrl = Annotated[str | None, typer.Option(
     "--redis-url", envvar="REDIS_URL",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 import typer
@@ -13,10 +13,11 @@ from rich.table import Table
 from siege.engine.registry import game_names
 from siegeworks.cli.app import app
 from siegeworks.cli.common import JsonLines, RedisUrl, fail, human_text_to_stderr, out, run_async
-from siegeworks.conformance import CommandError, Trial, Verdict, run_trial
 from siegeworks.keys import read_keyring
 from siegeworks.redis_target import data_dir, open_log
-from siegeworks.supervisor import ServiceProcesses
+
+if TYPE_CHECKING:
+    from siegeworks.conformance import Verdict
 
 
 @app.command()
@@ -47,6 +48,9 @@ def conformance(
 
     Examples: siege conformance --client 'node clients/js/bot.js --match {match} --client {client}'
               siege conformance --game castellum --clock 2000 --client './bot {redis} {match}'"""
+    from siegeworks.conformance import CommandError, Trial, run_trial
+    from siegeworks.supervisor import ServiceProcesses
+
     games = game or game_names()
     unknown = sorted(set(games) - set(game_names()))
     if unknown:

@@ -1,14 +1,16 @@
-"""Playing matches: ``siege games``, ``run``, ``play`` and ``join``."""
+"""Playing matches: ``siege games``, ``run``, ``play`` and ``join``.
+
+The runners, the clients and the service supervisor are imported by the commands that use
+them: every ``siege`` command imports this module, and they would double its start-up time."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from redis.asyncio import Redis
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from siege.bots.registry import bot_names
@@ -30,15 +32,12 @@ from siegeworks.cli.common import (
     run_async,
 )
 from siegeworks.cli.options import Decks, game_options
-from siegeworks.clients.human import HumanSeat
-from siegeworks.clients.joiner import join_and_play
 from siegeworks.keys import read_keyring
 from siegeworks.listing import END_REASONS
 from siegeworks.redis_target import data_dir, open_log, redacted
-from siegeworks.remote_run import play_human_remote, play_remote
-from siegeworks.runner import RunConfig, RunResult, audit_match, play_matches, play_with_human
-from siegeworks.serve import read_health
-from siegeworks.supervisor import ServiceProcesses
+
+if TYPE_CHECKING:
+    from siegeworks.runner import RunConfig, RunResult
 
 
 @app.command()
@@ -80,6 +79,8 @@ def run(
 
     Examples: siege run --game castle-assault --matches 10 --bots greedy,random --seed 7
               siege run --open-seats 1 --json | jq -r 'select(.event=="matches").match_ids[]'"""
+    from siegeworks.runner import RunConfig
+
     players = default_players(game, players)
     check_table(game, players, bots)
     options = game_options(game, players, decks)
@@ -98,6 +99,10 @@ def run(
 
 async def _run(cfg: RunConfig, redis_url: str | None, in_process: bool,
                lines: JsonLines) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from siegeworks.runner import audit_match, play_matches
+
     async with open_log(redis_url) as (log, where, url):
         lines.emit("matches", game=cfg.game, players=cfg.players, seed=cfg.seed,
                    open_seats=cfg.open_seats, redis=redacted(url),
@@ -169,6 +174,10 @@ def _service_env(cfg: RunConfig) -> dict[str, str]:
 
 async def _run_services(cfg: RunConfig, url: str, redis: Redis,
                         advance: Callable[[MatchFinished], None]) -> RunResult:
+    from siegeworks.remote_run import play_remote
+    from siegeworks.serve import read_health
+    from siegeworks.supervisor import ServiceProcesses
+
     procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
     try:
         async with procs.running(redis):
@@ -266,6 +275,11 @@ def play(
 
     Examples: siege play --game castellum --players 3 --seat 1;
     siege play --game storm-the-castle --clock 10m"""
+    from siegeworks.clients.human import HumanSeat
+    from siegeworks.remote_run import play_human_remote
+    from siegeworks.runner import RunConfig, audit_match, play_with_human
+    from siegeworks.supervisor import ServiceProcesses
+
     players = default_players(game, players)
     check_table(game, players, bots)
     if seat >= players:
@@ -326,6 +340,8 @@ def join(
     """Join an open seat of a running match as an outside client and play it with a bot.
 
     Example: siege join castle-dash-s1-00000 --client alice --bot greedy"""
+    from siegeworks.clients.joiner import join_and_play
+
     result = run_as_client(client, redis_url, lambda redis: join_and_play(
         redis, client, match_id, bot, client.encode(), seat, timeout))
     out.print(f"{match_id} over: ranks {result.ranks}")

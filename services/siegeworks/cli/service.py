@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 import typer
@@ -25,8 +25,9 @@ from siegeworks.metrics import (
 )
 from siegeworks.redis_config import SAFE_POLICY, Guarantees, NotAllowed, read_guarantees
 from siegeworks.redis_target import connect
-from siegeworks.serve import SERVICES, Health, read_health, serve
-from siegeworks.supervisor import die_with_parent
+
+if TYPE_CHECKING:
+    from siegeworks.serve import Health
 
 
 def checkout_contract_folder() -> Path:
@@ -98,6 +99,9 @@ def serve_cmd(
     Example: REDIS_URL=redis://siege-match:PASSWORD@redis:6379/0 siege serve match
 
     Metrics: siege serve rules --metrics-port 9102 (curl 127.0.0.1:9102/metrics; docs/metrics.md)"""
+    from siegeworks.serve import SERVICES, serve
+    from siegeworks.supervisor import die_with_parent
+
     if service not in SERVICES:
         raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
     if not redis_url:
@@ -124,6 +128,8 @@ def serve_cmd(
 async def _read_redis(redis_url: str, *, with_health: bool = True
                       ) -> tuple[list[Health], Guarantees | NotAllowed]:
     """The services' health records (when asked) and what the Redis guarantees."""
+    from siegeworks.serve import read_health
+
     client = connect(redis_url)
     try:
         records = await read_health(client) if with_health else []

@@ -7,7 +7,7 @@ import io
 import secrets
 import sys
 from collections.abc import Callable
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 import typer
@@ -46,13 +46,11 @@ from siegeworks.cli.common import (
     run_as_client,
     run_async,
 )
-from siegeworks.clients.human import HumanSeat, Lines
-from siegeworks.clients.joiner import enter_and_play
 from siegeworks.listing import END_REASONS
 from siegeworks.redis_target import data_dir, open_log, redacted
-from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
-from siegeworks.supervisor import ServiceProcesses
-from siegeworks.tournament_run import TournamentSpec, run_tournament
+
+if TYPE_CHECKING:
+    from siegeworks.tournament_run import TournamentSpec
 
 Output = Literal["table", "json", "csv"]
 
@@ -98,6 +96,8 @@ def tournament(
 
     Examples: siege tournament --entrants 8 --rounds 3 --seed 7
               siege tournament --entrants 8 --seed 7 --pause-after 1   (run again to resume)"""
+    from siegeworks.tournament_run import TournamentSpec
+
     check_table(game, table_size, bots)
     if entrants < table_size:
         raise fail(f"{entrants} entrants cannot fill a table of {table_size}")
@@ -123,6 +123,9 @@ def tournament(
 async def _tournament(spec: TournamentSpec, redis_url: str | None,
                       pause_after: int | None, replay_damaged: bool = False,
                       lines: JsonLines | None = None) -> None:
+    from siegeworks.supervisor import ServiceProcesses
+    from siegeworks.tournament_run import run_tournament
+
     lines = lines or JsonLines(False)
     async with open_log(redis_url) as (log, where, url):
         out.print(f"{spec.entrants} entrants, {spec.format}, {spec.game} tables of "
@@ -250,6 +253,8 @@ def standings_cmd(
 
 
 async def _print_standings(redis: Redis, state: TournamentState, fmt: Output) -> None:
+    from siegeworks.scoring.ratings import change_by_entrant, tournament_changes
+
     assert state.created is not None
     rows = standings(state.entrants, state.order, two_player=state.created.table_size == 2,
                      withdrawn=frozenset(state.withdrawn))
@@ -327,6 +332,9 @@ def register(
 
     Examples: siege register t-0123456789ab --client alice --bot greedy
               siege register t-0123456789ab --client alice --human"""
+    from siegeworks.clients.human import HumanSeat, Lines
+    from siegeworks.clients.joiner import enter_and_play
+
     tournament_id_only(tournament_id)
     lines = Lines()
     person = (lambda bus, grant: HumanSeat(bus, client, grant.game, grant.seat, lines)) \

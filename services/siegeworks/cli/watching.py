@@ -13,7 +13,6 @@ from siege.engine.codecs import view_decoder
 from siege.engine.registry import UnknownGameError, presentation
 from siegeworks.cli.app import app
 from siegeworks.cli.common import ClientId, ServicesRedisUrl, fail, out, run_as_client
-from siegeworks.clients.watcher import WatchRefusedError, watch
 
 
 class Screen:
@@ -62,6 +61,8 @@ def watch_cmd(
     its last moves and final board.
 
     Example: siege watch castle-dash-s1-00000 --client alice"""
+    from siegeworks.clients.watcher import WatchRefusedError, watch
+
     try:
         last = run_as_client(client, redis_url, lambda redis: watch(
             redis, client, match_id, Screen(board_every), timeout))

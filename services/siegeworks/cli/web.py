@@ -6,12 +6,10 @@ import socket
 from typing import Annotated
 
 import typer
-import uvicorn
 
 from siegeworks.cli.app import app
 from siegeworks.cli.common import RedisUrl, out, run_async
 from siegeworks.redis_target import open_log
-from siegeworks.web.app import make_app
 
 
 @app.command()
@@ -26,6 +24,10 @@ def web(
 
     Examples: siege web
               siege web --port 9000 --redis-url redis://127.0.0.1:6380/0"""
+    import uvicorn
+
+    from siegeworks.web.app import make_app
+
     async def serve() -> None:
         async with open_log(redis_url) as (_log, where, url):
             listening = socket.create_server((host, port))

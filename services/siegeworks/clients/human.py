@@ -17,6 +17,7 @@ from siege.engine.codecs import action_list_decoder, view_decoder
 from siege.engine.registry import presentation
 from siegeworks.bus import Bus, commands_topic
 from siegeworks.clients.recap import Recap, StreamRecap
+from siegeworks.errors import InputEndedError
 from siegeworks.transport.redis_bus import RedisBus
 
 RESIGN = -1
@@ -32,10 +33,6 @@ def _duration(seconds: int) -> str:
     if seconds % 60:
         return f"{seconds} seconds"
     return "1 minute" if seconds == 60 else f"{seconds // 60} minutes"
-
-
-class InputEndedError(EOFError):
-    """The terminal's input ended (Ctrl-D, a closed pipe) while a decision was open."""
 
 
 class Lines:

@@ -27,6 +27,7 @@ from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import commands_key, inbox_key
 from siegeworks.clients.bots import make_seat
 from siegeworks.clients.remote import SeatReader
+from siegeworks.errors import JoinRefusedError
 from siegeworks.transport.redis_bus import RedisBus
 
 RETRY_S = 0.1  # a join may overtake the create it answers: ask again after this long
@@ -34,10 +35,6 @@ NOT_YET = (RejectionCode.UNKNOWN_MATCH, RejectionCode.UNKNOWN_TOURNAMENT)
 NOT_YET_GRACE_S = 5.0
 """How long "no such match (or tournament)" is taken for "not created yet": a join sent
 together with the create may overtake it, but a mistyped id must not wait out the timeout."""
-
-
-class JoinRefusedError(RuntimeError):
-    pass
 
 
 class Player(Protocol):
