@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 from redis.asyncio import Redis
 
+from siege.archive.tombstones import read_tombstones
 from siege.contracts.events import MatchCreated, MatchEnded
 from siege.contracts.messages import MatchFinished
 from siege.eventlog.keys import RESULTS_HASH, log_key
@@ -40,6 +41,7 @@ class MatchRow(msgspec.Struct, kw_only=True):
     seat_names: list[str] = []
     ranks: list[int] = []
     open_seats: list[int] = []
+    archived: bool = False  # its log left Redis for an archive (siege.archive)
 
 
 async def match_rows(redis: Redis, log: RedisEventLog) -> list[MatchRow]:
@@ -48,9 +50,13 @@ async def match_rows(redis: Redis, log: RedisEventLog) -> list[MatchRow]:
     rows = [MatchRow(match_id=o.match_id, game=o.game, seats=o.seats, state="open",
                      seat_names=list(o.seat_names), open_seats=list(o.open))
             for o in await read_listing(redis)]
-    ids = [m for m in await log.match_ids() if not is_tournament(m)]
+    archived = await read_tombstones(redis)
+    rows += [MatchRow(match_id=m, game=t.game, seats=len(t.seat_names), state=t.reason,
+                      seat_names=t.seat_names, ranks=t.ranks, archived=True)
+             for m, t in archived.items() if t.kind == "match"]
+    ids = [m for m in await log.match_ids() if not is_tournament(m) and m not in archived]
     if not ids:
-        return rows
+        return sorted(rows, key=lambda r: r.match_id)
     results = await redis.hmget(RESULTS_HASH, ids)
     decoder = msgspec.msgpack.Decoder(MatchFinished)
     unscored = [m for m, raw in zip(ids, results, strict=True) if raw is None]

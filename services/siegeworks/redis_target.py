@@ -26,6 +26,8 @@ import redis.cluster
 from redis.asyncio import Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
+from siege.archive.reading import ArchivingLog
+from siege.archive.stores import ArchiveStore, open_store
 from siege.eventlog.embedded import EmbeddedRedis
 from siege.eventlog.log import RedisEventLog
 
@@ -142,13 +144,26 @@ def data_dir() -> Path:
     return Path(named) if named else siege_home() / "redis"
 
 
+ARCHIVE_ENV = "SIEGE_ARCHIVE"
+
+
+def archive_url() -> str:
+    """Where finished matches are archived: ``SIEGE_ARCHIVE`` (a folder, ``file:///path`` or
+    ``s3://bucket/prefix``: siege.archive.stores), else ``archive`` in the siege home."""
+    return os.environ.get(ARCHIVE_ENV) or str(siege_home() / "archive")
+
+
+def archive_store() -> ArchiveStore:
+    return open_store(archive_url())
+
+
 @asynccontextmanager
-async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, str, str]]:
+async def open_log(redis_url: str | None) -> AsyncIterator[tuple[ArchivingLog, str, str]]:
     """Yields the log, a description of where it is, and its URL."""
     if redis_url:
         client = connect(redis_url)
         try:
-            yield RedisEventLog(client), redacted(redis_url), redis_url
+            yield ArchivingLog(client, archive_store()), redacted(redis_url), redis_url
         finally:
             await client.aclose()
         return
@@ -161,6 +176,7 @@ async def open_log(redis_url: str | None) -> AsyncIterator[tuple[RedisEventLog, 
     async with EmbeddedRedis(extra_args=persist) as server:
         client = Redis.from_url(server.url)
         try:
-            yield RedisEventLog(client), f"embedded redis (data in {folder})", server.url
+            yield (ArchivingLog(client, archive_store()), f"embedded redis (data in {folder})",
+                   server.url)
         finally:
             await client.aclose()

@@ -11,7 +11,9 @@
 --         in field g: what the writer's state says the reader must already have folded).
 --
 -- Returns {1, last_seq} on success, {0, head_seq, head_hash} when the head is not the expected
--- one (nothing written), {2} when the side key already holds a different value (nothing written).
+-- one (nothing written), {2} when the side key already holds a different value (nothing written),
+-- {3} when the match was archived (its id is in the index with score 1: siege.archive), so a
+-- first append can never start a second log under an archived match's id.
 -- Malformed calls get an error reply, also before anything is written.
 --
 -- Why a script: a Lua script runs without interleaving, so the head check and the writes are one
@@ -90,6 +92,9 @@ end
 
 if head_seq ~= expected_seq or head_hash ~= expected_hash then
     return {0, head_seq, head_hash}
+end
+if head_seq == 0 and redis.call("ZSCORE", matches_key, match_id) == "1" then
+    return {3}
 end
 
 -- The side key is written NX: it is never overwritten. If it already holds another value we

@@ -70,8 +70,22 @@ def seed_key(match_id: str) -> str:
 
 
 def matches_key(shard: int) -> str:
-    """Sorted set (all scores 0, so ordered by id) of the match ids that have a log on the shard."""
+    """Sorted set of the shard's match ids: score 0 while the match's log is in Redis, 1 once it
+    was archived (its log gone, its tombstone in :func:`archived_key`); the append script
+    refuses to start a log under an id with score 1."""
     return f"{_tag(shard)}:matches"
+
+
+def archived_key(shard: int) -> str:
+    """Hash of the shard's tombstones: match id -> where its archive went, its checksum and a
+    summary (``siege.archive.tombstones``), written in the step that removes the log."""
+    return f"{_tag(shard)}:archived"
+
+
+def archiving_key(match_id: str) -> str:
+    """The lease of the archiver archiving this match now (its consumer name, with a TTL), so
+    two archivers never archive one match at once."""
+    return f"{_tag(shard_of(match_id))}:archiving:{match_id}"
 
 
 def deadlines_key(shard: int) -> str:

@@ -53,6 +53,11 @@ class SideKeyTakenError(EventLogError):
     """
 
 
+class MatchArchivedError(EventLogError):
+    """The match was archived (``siege.archive``): its log left Redis, and no append may start a
+    new one under its id."""
+
+
 class CorruptLogError(EventLogError):
     """A log read back with ids that are not ``1..n`` without gaps (written around the script)."""
 
@@ -230,6 +235,8 @@ class RedisEventLog(EventLog):
             return AppendConflict(head_seq=int(reply[1]), head_hash=bytes(reply[2]))
         if code == 2:
             raise SideKeyTakenError(f"side key {side[0] if side else None!r} holds another value")
+        if code == 3:
+            raise MatchArchivedError(f"{match_id} was archived")
         raise EventLogError(f"unexpected reply from append.lua: {reply!r}")
 
     async def read(self, match_id: str, after_seq: int = 0) -> list[tuple[int, bytes, bytes]]:
@@ -260,12 +267,14 @@ class RedisEventLog(EventLog):
         eid, fields = last[0]
         return int(eid[2:]), fields[3]
 
-    async def match_ids(self) -> list[str]:
+    async def match_ids(self, archived: bool = False) -> list[str]:
+        """Every match with a log in Redis; with ``archived``, also those archived (listed in
+        the index with score 1 once their log left: siege.archive)."""
         # One round trip for all shards. Not transactional: on a Cluster the shards live in
         # different slots, and a listing needs no atomicity.
         async with self._redis.pipeline(transaction=False) as pipe:
             for shard in range(SHARDS):
-                pipe.zrange(matches_key(shard), 0, -1)
+                pipe.zrangebyscore(matches_key(shard), 0, 1 if archived else 0)
             pages = await pipe.execute()
         return sorted(m.decode("utf-8") for page in pages for m in page)
 

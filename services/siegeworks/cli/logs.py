@@ -46,14 +46,32 @@ async def _entries(source: str, redis_url: str | None) -> list[Entry]:
 
 @app.command()
 def export(
-    match_id: Annotated[str, typer.Argument(help="Match to export.")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="File to write; - for "
-                                         "standard output.")],
+    match_ids: Annotated[list[str] | None, typer.Argument(
+        help="Match to export (with --parquet: matches, none for every one, live or archived).",
+        show_default=False)] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write; - for "
+                                                "standard output.")] = None,
+    parquet: Annotated[Path | None, typer.Option(
+        "--parquet", help="Write the matches as Parquet tables (matches, seats, actions, "
+        "results) into this folder instead.")] = None,
     redis_url: RedisUrl = None,
 ) -> None:
-    """Write a match's full log to a file (JSON Lines; see docs/export-format.md).
+    """Write a match's full log to a file (JSON Lines; see docs/export-format.md), or matches
+    as Parquet tables for analysis (DuckDB, pandas, polars), live and archived alike.
 
-    Example: siege export castle-dash-s7-00000 -o match.jsonl"""
+    Examples: siege export castle-dash-s7-00000 -o match.jsonl;
+    siege export --parquet tables/ (then: duckdb -c "select game, count(*) from
+    'tables/matches.parquet' group by game")"""
+    named = list(match_ids or [])
+    if parquet is not None:
+        if output is not None:
+            raise fail("give -o FILE (one match's log) or --parquet DIR (tables), not both")
+        _export_tables(named, parquet, redis_url)
+        return
+    if len(named) != 1 or output is None:
+        raise fail("siege export MATCH_ID -o FILE writes one match's log (or use --parquet "
+                   "DIR for tables of many)")
+    match_id = named[0]
     entries = run_async(_entries(match_id, redis_url))
     if str(output) == "-":
         sys.stdout.buffer.write(dump(entries))  # type: ignore[arg-type]
@@ -63,6 +81,37 @@ def export(
     except OSError as error:
         raise fail(f"cannot write {output}: {error.strerror or error}") from None
     out.print(f"wrote {len(entries)} events of {match_id} to {output}")
+
+
+def _export_tables(named: list[str], folder: Path, redis_url: str | None) -> None:
+    from siege.hosting.tables import TableRows, write_parquet
+
+    rows = TableRows()
+
+    async def gather() -> int:
+        async with open_log(redis_url) as (log, where, _url):
+            ids = named or [m for m in await log.match_ids() if not is_tournament(m)]
+            with Progress(TextColumn("export"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), console=err, transient=True) as progress:
+                task = progress.add_task("export", total=len(ids))
+                for match_id in ids:
+                    entries = await log.read(match_id)
+                    if not entries and named:
+                        raise fail(f"no match named {match_id!r} in {where}")
+                    rows.add(match_id, entries)
+                    progress.advance(task)
+            return len(ids)
+
+    asked = run_async(gather())
+    try:
+        counts = write_parquet(folder, rows)
+    except OSError as error:
+        raise fail(f"cannot write {folder}: {error.strerror or error}") from None
+    tables = ", ".join(f"{name} {count}" for name, count in counts.items())
+    out.print(f"wrote {counts.get('matches', 0)} of {asked} matches to {folder} as Parquet "
+              f"({tables} rows)", highlight=False)
+    for match_id, why in rows.skipped:
+        err.print(f"skipped {match_id}: {why}", highlight=False, markup=False)
 
 
 @app.command("audit")
