@@ -51,9 +51,14 @@ async def match_rows(redis: Redis, log: RedisEventLog) -> list[MatchRow]:
                      seat_names=list(o.seat_names), open_seats=list(o.open))
             for o in await read_listing(redis)]
     archived = await read_tombstones(redis)
-    rows += [MatchRow(match_id=m, game=t.game, seats=len(t.seat_names), state=t.reason,
-                      seat_names=t.seat_names, ranks=t.ranks, archived=True)
-             for m, t in archived.items() if t.kind == "match"]
+    for match_id, tombstone in archived.items():
+        done = tombstone.finished()
+        if tombstone.kind == "match":
+            rows.append(MatchRow(match_id=match_id, game=tombstone.game,
+                                 seats=len(done.seat_names) if done else 0,
+                                 state=done.reason if done else "finished",
+                                 seat_names=done.seat_names if done else [],
+                                 ranks=done.ranks if done else [], archived=True))
     ids = [m for m in await log.match_ids() if not is_tournament(m) and m not in archived]
     if not ids:
         return sorted(rows, key=lambda r: r.match_id)

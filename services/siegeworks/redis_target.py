@@ -29,7 +29,6 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from siege.archive.reading import ArchivingLog
 from siege.archive.stores import ArchiveStore, open_store
 from siege.eventlog.embedded import EmbeddedRedis
-from siege.eventlog.log import RedisEventLog
 
 HOME_NAME = ".siege"
 SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")

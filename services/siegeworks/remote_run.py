@@ -48,7 +48,19 @@ class MatchIdTakenError(RuntimeError):
     with other terms): the run adopts only matches it created itself."""
 
 
+class StoreBusyError(StalledError):
+    """The store stayed busy (``store_busy``) longer than a run waits for it to take a new
+    match: memory is not being freed."""
+
+
 RATE_LIMITED_RETRY_S = 1.0
+"""When to send a refused create again that the refusal gives no hint for (``rate_limited``,
+or ``store_full`` from services before contract 2.1)."""
+STORE_BUSY_PATIENCE_S = 600.0
+"""How long a run keeps sending a create the store refuses as busy, from its first refusal,
+before it gives up (StoreBusyError): waiting is bounded however the store behaves."""
+LATER = (RejectionCode.RATE_LIMITED, RejectionCode.STORE_BUSY, RejectionCode.STORE_FULL)
+"""Refusals of a create that the same create, sent again later, may overcome."""
 ASKED_AGAIN = (RejectionCode.STALE_DECISION, RejectionCode.NOT_YOUR_TURN,
                RejectionCode.DUPLICATE_COMMAND)
 
@@ -175,6 +187,25 @@ async def play_specs(
                 await link.aclose()
 
 
+async def archived_results(redis: Redis, match_ids: list[str]) -> dict[str, MatchFinished]:
+    """The results the tombstones of those of ``match_ids`` that were archived keep."""
+    from siege.archive.tombstones import decode
+    from siege.eventlog.keys import archived_key, shard_of
+
+    if not match_ids:
+        return {}
+    async with redis.pipeline(transaction=False) as pipe:
+        for match_id in match_ids:
+            pipe.hget(archived_key(shard_of(match_id)), match_id)
+        raws = await pipe.execute()
+    found = {}
+    for match_id, raw in zip(match_ids, raws, strict=True):
+        result = decode(raw).finished() if raw is not None else None
+        if result is not None:
+            found[match_id] = result
+    return found
+
+
 async def _play(
     specs: list[MatchSpec],
     redis: Redis,
@@ -208,8 +239,16 @@ async def _play(
         result = decoder.decode(raw) if raw is not None else None
         if result is not None and result.creator in ("", client):
             adopting[match_id] = result
+    # Played and archived since (siege.archive): the tombstone keeps the result, and the id
+    # is taken for good, so there is nothing to ask the match service.
+    for match_id, result in (await archived_results(redis, [m for m in ids
+                                                             if m not in adopting])).items():
+        if result.creator in ("", client):
+            finished[match_id] = result
+            on_finished(result)
     by_id = {spec.match_id: spec for spec in specs}
-    waiting = [spec for spec in specs if spec.match_id not in adopting]
+    waiting = [spec for spec in specs if spec.match_id not in adopting
+               and spec.match_id not in finished]
     waiting.reverse()  # popped from the end: start in the given order
     limit = concurrency or len(waiting) or 1
 
@@ -226,10 +265,23 @@ async def _play(
 
     retry: list[tuple[float, MatchSpec]] = []
     again: Counter[tuple[str, int]] = Counter()
+    busy_since: dict[str, float] = {}  # match id -> when the store first refused it as busy
+    busy_detail = ""  # what the store said last when it was busy
 
     async def refused(message: CommandRefused) -> None:
-        if message.code in (RejectionCode.RATE_LIMITED, RejectionCode.STORE_FULL):  # later
-            retry.append((time.monotonic() + RATE_LIMITED_RETRY_S, by_id[message.subject]))
+        nonlocal busy_detail
+        if message.code in LATER:
+            now = time.monotonic()
+            if message.code != RejectionCode.RATE_LIMITED:
+                busy_detail = message.detail
+                first = busy_since.setdefault(message.subject, now)
+                if now - first > STORE_BUSY_PATIENCE_S:
+                    raise StoreBusyError(
+                        f"match {message.subject} was refused for {now - first:.0f}s: the "
+                        f"store stayed busy ({message.detail})")
+            # After the hint, never sooner; without one, a second.
+            wait_s = message.retry_after_ms / 1000 or RATE_LIMITED_RETRY_S
+            retry.append((now + wait_s, by_id[message.subject]))
             return
         if message.code == RejectionCode.MATCH_ID_TAKEN:
             raise MatchIdTakenError(
@@ -253,8 +305,9 @@ async def _play(
             # Redis may have come back older than it was: ask again for every match under
             # way (a create of one's own, on the same terms, only grants the seats again).
             bus.announce_again()
+            later = {spec.match_id for _, spec in retry}  # refused: sent again when due
             with contextlib.suppress(RedisConnectionError, OSError):  # else on the next pass
-                for match_id in list(clients):
+                for match_id in [m for m in clients if m not in later]:
                     await bus.publish(topics.commands_topic(client), create_of(by_id[match_id]))
                 recoveries = reader.recoveries
         if reader.handled != handled:
@@ -264,6 +317,7 @@ async def _play(
                 finished[message.match_id] = adopting.pop(message.match_id)
                 on_finished(finished[message.match_id])
             elif isinstance(message, SeatGranted):
+                busy_since.pop(message.match_id, None)
                 await hand_token(clients, message)
             elif isinstance(message, CommandRefused) and (message.subject in clients
                                                           or message.subject in adopting):
@@ -288,6 +342,12 @@ async def _play(
             retry.remove((due, spec))
             await bus.publish(topics.commands_topic(client), create_of(spec))
         if time.monotonic() - last_progress > stall_timeout_s:
+            waiting_busy = {spec.match_id for _, spec in retry} & busy_since.keys()
+            if waiting_busy:  # not stalled: kept out by the store
+                raise StoreBusyError(
+                    f"{len(specs) - len(finished)} matches made no progress for "
+                    f"{stall_timeout_s:.0f}s, {len(waiting_busy)} of them waiting for a busy "
+                    f"store ({busy_detail})")
             raise StalledError(
                 f"{len(specs) - len(finished)} matches made no progress "
                 f"for {stall_timeout_s:.0f}s")

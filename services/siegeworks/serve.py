@@ -75,6 +75,10 @@ from siegeworks.transport.streams import StreamConsumer, decode_message, ensure_
 from siegeworks.transport.trimming import cap_forever, trim_forever
 
 SERVICES = ("match", "rules", "dice", "scoring")
+"""The services that read the bus."""
+PROCESSES = (*SERVICES, "archiver")
+"""Everything ``siege serve`` runs: the bus services and the archiver (siegeworks.archiver),
+which moves finished matches out of Redis."""
 def shard_buses(audience: str) -> list[str]:
     return [bus_key(shard, audience) for shard in range(SHARDS)]
 HEALTH_EVERY_S = 1.0
@@ -517,7 +521,7 @@ async def _heartbeat(redis: Redis, service: str, consumer: str, reader: StreamCo
                                 processed=reader.processed, failed=reader.failed,
                                 dead_lettered=reader.dead_lettered, claimed=reader.claimed,
                                 commands=commands_sent(), rewinds=watch.rewinds,
-                                warnings=watch.warnings + ([room.describe()] if room.full
+                                warnings=watch.warnings + ([room.describe()] if room.busy
                                                            else []),
                                 lag=figures.lag, pending=figures.pending,
                                 batch_p99_ms=figures.batch_p99_ms,

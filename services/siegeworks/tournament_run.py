@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
+from siege.archive.reading import ArchivingLog
 from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished, TournamentEnded
 from siege.eventlog.keys import inbox_key
-from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import Clock
 from siege.hosting.lobby import OPEN
 from siege.tournament.events import (
@@ -39,6 +39,7 @@ from siege.tournament.events import (
 from siege.tournament.formats import pair_next, total_rounds
 from siege.tournament.state import TournamentState, outside_entrants, tournament_id_for
 from siege.tournament.store import TournamentStore
+from siegeworks.redis_target import archive_store
 from siegeworks.remote_run import MatchSpec, play_specs, run_client_id
 from siegeworks.transport.redis_bus import RedisBus
 
@@ -93,7 +94,8 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
                          ) -> TournamentState:
     """Runs (or resumes) the tournament to its end, or until round ``pause_after`` is done;
     with ``replay_damaged``, damaged tables are played again first (each once per run)."""
-    store = TournamentStore(RedisEventLog(redis), clock)
+    # Through the archives: a finished tournament run again finds its stream there, finished.
+    store = TournamentStore(ArchivingLog(redis, archive_store()), clock)
     tid = spec.tournament_id()
     bots_seed = hashlib.sha256(b"bots:" + spec.master_seed()).digest()
     organiser = run_client_id(redis, bots_seed)

@@ -67,7 +67,14 @@ async def siege_async(args: list[str], redis_url: str, cwd: Path) -> subprocess.
 
 
 async def prompt_count(client: redis.asyncio.Redis, match_id: str, seats: int) -> int:
-    return sum([len(await prompts(client, view_key("mute", match_id, s))) for s in range(seats)])
+    """Prompts ever sent to the match's seats (a seat's stream keeps only its newest:
+    siegeworks.transport.bounds.SEAT_PROMPTS_KEPT)."""
+    total = 0
+    for seat in range(seats):
+        key = view_key("mute", match_id, seat)
+        if await client.exists(key):
+            total += int((await client.xinfo_stream(key))["entries-added"])
+    return total
 
 
 async def prompts(client: redis.asyncio.Redis, stream: str) -> list[SeatPrompted]:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import redis.asyncio
 
@@ -37,9 +38,11 @@ from siege.eventlog.keys import (
 )
 from siege.eventlog.log import MatchArchivedError, RedisEventLog
 from siege.hosting.audit import audit
-from siege.hosting.loader import CORE_CODEC
+from siege.hosting.loader import decode_entries
+from siege.hosting.match_state import MatchState
 from siegeworks.keys import read_keyring
 from siegeworks.runner import RunConfig, play_matches
+from siegeworks.scoring.handlers import result_of
 
 pytestmark = pytest.mark.integration
 
@@ -69,10 +72,12 @@ async def _played(redis_client: redis.asyncio.Redis, matches: int = 2) -> list[s
     result = await play_matches(RunConfig(game="castle-dash", matches=matches, players=3,
                                           bots=["random"], seed=11), log)
     for match_id in result.match_ids:
-        created: Any = CORE_CODEC.decode((await log.read(match_id))[0][1]).event
-        for seat, client in enumerate(created.clients):
+        ms = MatchState(match_id)
+        decode_entries(ms, await log.read(match_id))
+        assert ms.created is not None
+        for seat, client in enumerate(ms.created.clients):
             await redis_client.xadd(view_key(client, match_id, seat), {"m": b"prompt"})
-        await redis_client.hset(RESULTS_HASH, match_id, b"result")
+        await redis_client.hset(RESULTS_HASH, match_id, msgspec.msgpack.encode(result_of(ms)))
     return result.match_ids
 
 
@@ -87,6 +92,7 @@ async def _keys_naming(redis_client: redis.asyncio.Redis, match_id: str) -> list
     return sorted([k.decode() async for k in redis_client.scan_iter(match=f"*{match_id}*")])
 
 
+@pytest.mark.both_stores
 def test_an_archived_match_leaves_only_its_tombstone_and_reads_as_before(
         redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path) -> None:
     async def scenario() -> None:
@@ -102,6 +108,8 @@ def test_an_archived_match_leaves_only_its_tombstone_and_reads_as_before(
             assert not await redis_client.hexists(RESULTS_HASH, match_id)
             tombstone = await read_tombstone(redis_client, match_id)
             assert tombstone is not None and tombstone.events == len(before[match_id])
+            finished = tombstone.finished()  # the result scoring recorded, kept
+            assert finished is not None and finished.match_id == match_id and finished.ranks
             cost = (await redis_client.memory_usage(archived_key(shard_of(match_id))) or 0)
             assert len(await redis_client.hget(archived_key(shard_of(match_id)), match_id)) \
                 < TOMBSTONE_BUDGET // 2 and cost > 0
@@ -277,3 +285,64 @@ def test_an_archive_url_that_names_no_store_is_refused() -> None:
     for url in ("s3://", "ftp://host/x"):
         with pytest.raises(StoreError):
             open_store(url)
+
+
+def test_the_web_pages_show_an_archived_match_and_serve_its_log_to_the_verifier(
+        redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path) -> None:
+    from starlette.requests import Request
+
+    from siege.hosting.export import dump
+    from siegeworks.web.app import Gateway
+
+    def get(path: str, match_id: str) -> Request:
+        return Request({"type": "http", "method": "GET", "path": path, "headers": [],
+                        "query_string": b"", "path_params": {"match_id": match_id}})
+
+    async def scenario() -> None:
+        (match_id,) = await _played(redis_client, matches=1)
+        entries = await RedisEventLog(redis_client).read(match_id)
+        store = FolderStore(tmp_path / "archive")
+        await _archiver(redis_client, store).archive(match_id)
+        gateway = Gateway(redis_client, store)
+        page = await gateway.match(get(f"/matches/{match_id}", match_id))
+        assert page.status_code == 200 and match_id.encode() in page.body
+        exported = await gateway.export(get(f"/matches/{match_id}/export.jsonl", match_id))
+        assert exported.status_code == 200 and exported.body == dump(entries)
+        listed = await gateway.matches(Request({"type": "http", "method": "GET",
+                                                "path": "/matches", "headers": [],
+                                                "query_string": b"state=finished"}))
+        assert match_id.encode() in listed.body
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("open_seats", [False, True])
+def test_a_create_under_an_archived_id_is_refused_as_taken(
+        open_seats: bool, redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path) -> None:
+    from siege.contracts.messages import CommandRefused, CreateMatch
+    from siege.contracts.rejections import RejectionCode
+    from siege.eventlog.keys import inbox_key
+    from siege.hosting.clock import FixedClock
+    from siegeworks import bus as topics
+    from siegeworks.wiring import wire_in_process
+
+    async def scenario() -> None:
+        (match_id,) = await _played(redis_client, matches=1)
+        await _archiver(redis_client, FolderStore(tmp_path)).archive(match_id)
+        wired = wire_in_process(RedisEventLog(redis_client), FixedClock(5_000), b"again")
+        heard: list[Any] = []
+
+        async def keep(message: Any) -> None:
+            heard.append(message)
+
+        wired.bus.subscribe(inbox_key("c2"), keep)
+        await wired.bus.publish(topics.COMMANDS, CreateMatch(
+            match_id=match_id, game="castle-dash", seat_names=["x", "y", "z"], client="c2",
+            clients=["c2", "", "c2"] if open_seats else []))
+        await wired.bus.drain()
+        refusals = [m for m in heard if isinstance(m, CommandRefused)]
+        assert [(m.code, "archived" in m.detail) for m in refusals] == [
+            (RejectionCode.MATCH_ID_TAKEN, True)]
+        assert not await redis_client.exists(log_key(match_id))
+
+    run(scenario())

@@ -13,10 +13,11 @@
   not type-checked.
 - Then what no schema sees and what would break a deploy quietly: the probes look where the
   service listens, every Secret and ConfigMap referenced exists with the key asked for, each
-  service signs in as its own Redis user with the password the cluster's ACL file gives it,
-  every siege service has a Deployment and a disruption budget, the autoscalers scale
-  Deployments that exist on the metric the adapter serves, and every kustomization lists every
-  manifest of its folder.
+  process signs in as its own Redis user with the password the cluster's ACL file gives it,
+  every siege process (the bus services and the archiver) has a Deployment, every bus service a
+  disruption budget and none a budget that blocks a node drain, the archiver's archive
+  outlives its pod, the autoscalers scale Deployments that exist on the metric the adapter
+  serves, and every kustomization lists every manifest of its folder.
 
 Helm values files (deploy/k8s/helm) are not manifests: they are checked only for what the
 manifests rely on (the adapter's rule, the operator's pinned version).
@@ -43,7 +44,7 @@ from redis.crc import key_slot
 
 from siege.eventlog.acl import acl_file, example_passwords
 from siege.eventlog.keys import SHARDS, log_key
-from siegeworks.serve import SERVICES
+from siegeworks.serve import PROCESSES, SERVICES
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "k8s"
@@ -54,6 +55,7 @@ KUBERNETES_VERSIONS = ("1.35", "1.37")
 the locked kubernetes-validate 1.37.0 ships)."""
 
 HOT_SERVICES = ("rules", "dice")  # the services an HPA scales
+ARCHIVER = "archiver"  # the process that reads no bus: no consumer group, lag, HPA or budget
 LAG_METRIC = "siege_service_lag"
 OPERATOR_CHART_VERSION = "0.26.1"
 OPERATOR_VERSION = "v0.26.0"
@@ -337,16 +339,28 @@ def test_every_kustomization_lists_every_manifest_of_its_folder() -> None:
 # The services
 
 
-def test_every_siege_service_has_a_deployment_and_a_disruption_budget() -> None:
-    deployments, budgets = by_name("Deployment"), of_kind("PodDisruptionBudget")
-    assert set(deployments) == set(SERVICES)
-    for service in SERVICES:
-        deployment = deployments[service]
+def test_every_siege_process_has_a_deployment_that_runs_it() -> None:
+    deployments = by_name("Deployment")
+    assert set(deployments) == set(PROCESSES), (
+        f"Deployments {sorted(deployments)}, siege serve runs {sorted(PROCESSES)}")
+    for name, deployment in deployments.items():
         args = container(deployment)["args"]
-        assert args == ["serve", service], f"{deployment} runs siege {' '.join(args)}"
+        assert args == ["serve", name], f"{deployment} runs siege {' '.join(args)}"
         labels = pod_labels(deployment)
         assert matches(deployment.body["spec"]["selector"], labels)
-        mine = [b for b in budgets if matches(b.body["spec"]["selector"], labels)]
+        others = [d.name for d in deployments.values()
+                  if d is not deployment and matches(deployment.body["spec"]["selector"],
+                                                     pod_labels(d))]
+        assert not others, f"{deployment}'s selector also selects {others}"
+        assert deployment.body["spec"]["replicas"] >= 1, deployment
+
+
+def test_every_bus_service_has_a_disruption_budget_over_two_replicas() -> None:
+    deployments, budgets = by_name("Deployment"), of_kind("PodDisruptionBudget")
+    for service in SERVICES:
+        deployment = deployments[service]
+        mine = [b for b in budgets if matches(b.body["spec"]["selector"],
+                                              pod_labels(deployment))]
         assert len(mine) == 1, f"{service}: {len(mine)} PodDisruptionBudgets select its pods"
         (budget,) = mine
         assert budget.body["spec"].get("minAvailable") == 1, budget
@@ -354,8 +368,25 @@ def test_every_siege_service_has_a_deployment_and_a_disruption_budget() -> None:
                   if d is not deployment and matches(budget.body["spec"]["selector"],
                                                      pod_labels(d))]
         assert not others, f"{budget} also selects {others}"
-        # Over a single replica a budget of one available blocks every node drain.
         assert deployment.body["spec"]["replicas"] >= 2, deployment
+
+
+def test_no_disruption_budget_blocks_a_node_drain() -> None:
+    """A budget keeping as many pods available as the Deployment has (one of one: the
+    archiver's single replica) lets no pod be evicted, so a node drain never finishes."""
+    deployments = by_name("Deployment")
+    for budget in of_kind("PodDisruptionBudget"):
+        spec = budget.body["spec"]
+        selected = [d for d in deployments.values()
+                    if matches(spec["selector"], pod_labels(d))]
+        assert selected, f"{budget} selects no Deployment's pods"
+        replicas = sum(d.body["spec"]["replicas"] for d in selected)
+        if "minAvailable" in spec:
+            assert isinstance(spec["minAvailable"], int), f"{budget}: a count, not a share"
+            assert spec["minAvailable"] < replicas, (
+                f"{budget} keeps {spec['minAvailable']} of {replicas} pods: no drain can evict")
+        if "maxUnavailable" in spec:
+            assert spec["maxUnavailable"] not in (0, "0%"), f"{budget} allows no eviction"
 
 
 def test_the_probes_look_where_the_service_serves_them() -> None:
@@ -556,11 +587,79 @@ def test_only_dice_reads_the_signing_key_and_from_its_mounted_secret() -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# The archiver
+
+
+def env_value(deployment: Doc, name: str) -> str | None:
+    """What the variable ``name`` is in the Deployment's container: its env entry (a value or
+    a ConfigMap's or Secret's key), else what an envFrom source gives (later ones win)."""
+    box = container(deployment)
+    configs = {n: d.body.get("data", {}) for n, d in by_name("ConfigMap").items()}
+    secrets = {n: secret_data(d) for n, d in by_name("Secret").items()}
+    item = env_of(box).get(name)
+    if item is not None:
+        if "value" in item:
+            return str(item["value"])
+        ref = item["valueFrom"]
+        if "configMapKeyRef" in ref:
+            return configs[ref["configMapKeyRef"]["name"]][ref["configMapKeyRef"]["key"]]
+        if "secretKeyRef" in ref:
+            return secrets[ref["secretKeyRef"]["name"]][ref["secretKeyRef"]["key"]]
+        raise AssertionError(f"{deployment}: {name} comes from {sorted(ref)}")
+    found = None
+    for source in box.get("envFrom", []):
+        if "configMapRef" in source:
+            found = configs[source["configMapRef"]["name"]].get(name, found)
+        if "secretRef" in source:
+            found = secrets[source["secretRef"]["name"]].get(name, found)
+    return found
+
+
+def test_the_archive_outlives_the_archivers_pod() -> None:
+    """An archived match is deleted from Redis: its archive is its only copy. So the archive is
+    object storage, or a folder on a PersistentVolumeClaim, never the default
+    ($SIEGE_HOME/archive) nor any folder on an emptyDir, which go with the pod."""
+    deployment = by_name("Deployment")[ARCHIVER]
+    url = env_value(deployment, "SIEGE_ARCHIVE")
+    assert url, f"{deployment}: no SIEGE_ARCHIVE, so the archive would be in SIEGE_HOME"
+    parts = urlsplit(url)
+    if parts.scheme == "s3":
+        assert parts.netloc, f"{url}: no bucket"
+        keys = {env_value(deployment, k) is not None
+                for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
+        assert len(keys) == 1, "one of the two AWS keys without the other"
+    else:
+        assert parts.scheme in ("", "file"), f"{url}: neither s3:// nor a folder"
+        path = PurePosixPath(parts.path if parts.scheme else url)
+        assert path.is_absolute(), f"{url}: relative to the container's working folder"
+        box, volumes = container(deployment), {v["name"]: v for v in pod_spec(deployment).get(
+            "volumes", [])}
+        mounts = [m for m in box.get("volumeMounts", [])
+                  if path == PurePosixPath(m["mountPath"])
+                  or PurePosixPath(m["mountPath"]) in path.parents]
+        assert mounts, f"{path} is on no volume: the container's read-only root"
+        mount = max(mounts, key=lambda m: len(PurePosixPath(m["mountPath"]).parts))
+        assert "persistentVolumeClaim" in volumes[mount["name"]], (
+            f"{path} is on volume {mount['name']}, not a PersistentVolumeClaim: the archives "
+            "would go with the pod")
+        assert not mount.get("readOnly"), f"{path} is mounted read-only"
+        claim = volumes[mount["name"]]["persistentVolumeClaim"]["claimName"]
+        assert claim in by_name("PersistentVolumeClaim"), f"no PersistentVolumeClaim {claim}"
+    # What the CLI would refuse at start (siegeworks.cli.service._serve_archiver).
+    delay, every = (env_value(deployment, k) for k in ("SIEGE_ARCHIVE_DELAY_S",
+                                                        "SIEGE_ARCHIVE_EVERY_S"))
+    assert delay is None or float(delay) >= 0, delay
+    assert every is None or float(every) > 0, every
+
+
+# --------------------------------------------------------------------------------------------
 # Autoscaling and monitoring
 
 
 def test_the_autoscalers_scale_existing_deployments_on_the_metric_the_adapter_serves() -> None:
     deployments, autoscalers = by_name("Deployment"), by_name("HorizontalPodAutoscaler")
+    # Only a bus service has a consumer group whose lag says it is behind (not the archiver).
+    assert set(HOT_SERVICES) <= set(SERVICES)
     budgets = of_kind("PodDisruptionBudget")
     targets = {hpa.body["spec"]["scaleTargetRef"]["name"] for hpa in autoscalers.values()}
     assert targets == set(HOT_SERVICES), f"HPAs scale {sorted(targets)}, not {HOT_SERVICES}"

@@ -36,7 +36,7 @@ from siege.archive.tombstones import (
     forget_result,
     read_tombstone,
 )
-from siege.eventlog.keys import archiving_key, view_key
+from siege.eventlog.keys import RESULTS_HASH, archiving_key, ratings_applied_key, view_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.bulk import tournament_verdict
@@ -85,8 +85,9 @@ class Outcome:
 
 @dataclass
 class Archiver:
-    """What archiving needs: Redis (a plain client: scripts and SET NX), the log, the store,
-    the published keys, who this archiver is (its lease's value) and the time."""
+    """What archiving needs: Redis (a plain client: scripts and SET NX), the live log (a plain
+    :class:`RedisEventLog`, never one that reads archives: what it reads is what goes), the
+    store, the published keys, who this archiver is (its lease's value) and the time."""
 
     redis: Any
     log: RedisEventLog
@@ -96,6 +97,10 @@ class Archiver:
     now_ms: Callable[[], int]
     checkpoint: Callable[[str, str], None] = lambda step, match_id: None
     lease_ms: int = LEASE_MS
+
+    def __post_init__(self) -> None:
+        if type(self.log) is not RedisEventLog:
+            raise TypeError("an archiver reads the live logs: give it a plain RedisEventLog")
 
     async def archive(self, match_id: str) -> Outcome:
         if not await self.redis.set(archiving_key(match_id), self.owner, nx=True,
@@ -126,6 +131,9 @@ class Archiver:
         if summary is None:
             return Outcome(match_id, UNFINISHED if problem is None else FAILED_AUDIT,
                            problem or "")
+        if kind == "tournament" and not await self.redis.exists(ratings_applied_key(match_id)):
+            # Scoring reads the finished stream once to apply its ratings: it goes after that.
+            return Outcome(match_id, UNFINISHED, "its ratings are not applied yet")
         archive = bundle.make(match_id, kind, entries, seal_keys(summary.sealed_by, keyring))
         data = bundle.pack(archive)
         name = bundle.object_name(match_id, kind)
@@ -138,10 +146,11 @@ class Archiver:
         if kind == "match":
             await self._drop_seats(summary.clients, match_id)
         self.checkpoint("seats_dropped", match_id)
+        recorded = await self.redis.hget(RESULTS_HASH, match_id) if kind == "match" else None
         tombstone = Tombstone(
-            store=self.store.url, name=name, sha256=sha, size=len(data), events=len(entries),
-            head=entries[-1][2].hex(), kind=kind, archived_ms=self.now_ms(), game=summary.game,
-            seat_names=summary.seat_names, ranks=summary.ranks, reason=summary.reason)
+            store=self.store.url, sha256=bytes.fromhex(sha), size=len(data),
+            events=len(entries), head=entries[-1][2], kind=kind, archived_ms=self.now_ms(),
+            game=summary.game, result=bytes(recorded or b""))
         dropped = await drop_log(self.redis, match_id, len(entries), tombstone)
         if dropped not in (DROPPED, ALREADY):
             return Outcome(match_id, MOVED, "the log grew while it was archived")
@@ -185,9 +194,6 @@ class Archiver:
 @dataclass
 class Summary:
     game: str
-    seat_names: list[str]
-    ranks: list[int]
-    reason: str
     clients: list[str]
     sealed_by: str
 
@@ -205,7 +211,7 @@ def judge(match_id: str, kind: str, entries: list[Entry],
         verdict = tournament_verdict(match_id, entries, keyring, allow_unsigned=False)
         if not verdict.ok:
             return None, verdict.reason
-        return Summary(state.created.game, [], [], "finished", [], state.sealed.key), None
+        return Summary(state.created.game, [], state.sealed.key), None
     ms = MatchState(match_id)
     decode_entries(ms, entries)
     if ms.created is None or ms.ended is None or ms.revealed is None or ms.sealed is None:
@@ -215,8 +221,7 @@ def judge(match_id: str, kind: str, entries: list[Entry],
         return None, report.line()
     if report.seal != "verified":
         return None, f"its seal is {report.seal} by the published keys"
-    return Summary(ms.created.game, list(ms.created.seat_names), list(ms.ended.ranks),
-                   ms.ended.reason, list(ms.created.clients), ms.sealed.key), None
+    return Summary(ms.created.game, list(ms.created.clients), ms.sealed.key), None
 
 
 def seal_keys(sealed_by: str, keyring: Keyring) -> list[KeyRecord]:

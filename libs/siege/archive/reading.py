@@ -18,7 +18,7 @@ from typing import Any
 from siege.archive import bundle
 from siege.archive.bundle import Archive
 from siege.archive.stores import ArchiveStore, open_store
-from siege.archive.tombstones import Tombstone, read_tombstone, read_tombstones
+from siege.archive.tombstones import Tombstone, name_of, read_tombstone, read_tombstones
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.export import Entry
 from siege.hosting.signing import KeyRecord
@@ -47,7 +47,7 @@ class ArchivingLog(RedisEventLog):
         tombstone = await read_tombstone(self.redis, match_id)
         found: Archive | None = None
         if tombstone is not None:
-            found = await self._fetch(tombstone)
+            found = await self._fetch(match_id, tombstone)
         else:  # no tombstone: a Redis that lost it (flushed, rebuilt) may still have an archive
             kind = "tournament" if is_tournament(match_id) else "match"
             name = bundle.object_name(match_id, kind)
@@ -56,15 +56,16 @@ class ArchivingLog(RedisEventLog):
         self._archives[match_id] = found
         return found
 
-    async def _fetch(self, tombstone: Tombstone) -> Archive:
+    async def _fetch(self, match_id: str, tombstone: Tombstone) -> Archive:
         store = self._store(tombstone.store)
-        where = store.where(tombstone.name)
-        data = await store.get(tombstone.name)
+        name = name_of(match_id, tombstone)
+        where = store.where(name)
+        data = await store.get(name)
         if data is None:
             raise bundle.ArchiveError(f"{where}: the archive its tombstone names is missing")
-        archive = bundle.unpack(data, tombstone.sha256, where)
+        archive = bundle.unpack(data, tombstone.sha256.hex(), where)
         entries = archive.entries()
-        if len(entries) != tombstone.events or entries[-1][2].hex() != tombstone.head:
+        if len(entries) != tombstone.events or entries[-1][2] != tombstone.head:
             raise bundle.ArchiveError(f"{where}: the log in it does not end at the head its "
                                       "tombstone recorded")
         return archive

@@ -1,8 +1,9 @@
 """What an archived match leaves in Redis: its tombstone, and its id marked in the index.
 
 The tombstone (hash ``{sN}:archived``, field = match id) says where the archive went (the store's
-URL and the object's name), its sha256 and size, and the summary lists need (game, seats,
-result), so ``siege matches`` lists an archived match without fetching it. It is written by
+URL and the object's name), its sha256 and size, and keeps the match's result as scoring
+recorded it, so ``siege matches``, the pages and a tournament waiting for a table's result
+read it without fetching the archive. It is written by
 ``drop.lua`` in the same step that deletes the log, and the id's score in the shard's index
 (``{sN}:matches``) becomes 1, which the append script reads to refuse a new log under the id.
 A few hundred bytes a match: :data:`TOMBSTONE_BUDGET` is what the benchmark holds it to.
@@ -15,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from siege.contracts.messages import MatchFinished
 from siege.eventlog.keys import (
     RESULTS_HASH,
     SHARDS,
@@ -32,23 +34,35 @@ TOMBSTONE_BUDGET = 1024
 
 
 class Tombstone(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
-    store: str  # the store's URL (siege.archive.stores.open_store)
-    name: str  # the object's name in it (siege.archive.bundle.object_name)
-    sha256: str
+    store: str  # the store's URL (siege.archive.stores.open_store); the object's name in it
+    # comes from the id and the kind (siege.archive.bundle.object_name)
+    sha256: bytes  # of the archive's bytes (32 raw bytes: a tombstone is kept for ever)
     size: int  # bytes of the archive
     events: int
-    head: str  # hex hash of the log's last entry
+    head: bytes  # the hash of the log's last entry (32 raw bytes)
     kind: str  # "match" or "tournament"
     archived_ms: int
     game: str = ""
-    seat_names: list[str] = []
-    ranks: list[int] = []
-    reason: str = ""  # how the match ended (finished, forfeit, resigned, damaged)
+    # The match's result as scoring recorded it (a MatchFinished, msgpack, as in
+    # siege:results:by-match, which forgets it once archived); empty for a tournament, or a
+    # match scoring never recorded.
+    result: bytes = b""
+
+    def finished(self) -> MatchFinished | None:
+        return _result_decoder.decode(self.result) if self.result else None
 
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Tombstone)
+_result_decoder = msgspec.msgpack.Decoder(MatchFinished)
 _DROP_LUA = resources.files("siege.archive").joinpath("drop.lua").read_text("utf-8")
+
+
+def name_of(match_id: str, tombstone: Tombstone) -> str:
+    """The object the tombstone's archive is, in its store."""
+    from siege.archive.bundle import object_name
+
+    return object_name(match_id, tombstone.kind)
 
 
 def encode(tombstone: Tombstone) -> bytes:

@@ -270,7 +270,8 @@ class TournamentEnded(Message, frozen=True, tag="note.tournament_ended", kw_only
 
 
 class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=True):
-    """A create, join or registration that changed nothing, and why (to the sender's inbox)."""
+    """A create, join or registration that changed nothing, and why (to the sender's inbox);
+    for a refusal that waiting overcomes, ``retry_after_ms`` says how long to wait."""
 
     command: Annotated[Tag, Meta(description=(
         "The refused command's tag: `cmd.create_match`, `cmd.join_match` or "
@@ -283,9 +284,15 @@ class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=T
     code: Annotated[RejectionCode, Meta(description=(
         "Why: for a create, join or registration one of `bad_client`, `rate_limited`, "
         "`malformed`, `unknown_game`, `bad_seats`, `bad_options`, `match_id_taken`, "
-        "`store_full`, `unknown_match`, `unknown_seat`, `seat_taken`, `match_full`, "
-        "`unknown_tournament`, `registration_closed` (docs/clients.md)."))]
+        "`store_busy`, `unknown_match`, `unknown_seat`, `seat_taken`, `match_full`, "
+        "`unknown_tournament`, `registration_closed` (docs/clients.md); services before 2.1 "
+        "sent `store_full` where they now send `store_busy`."))]
     detail: Annotated[Detail, Meta(description=_DETAIL)] = ""
+    retry_after_ms: Annotated[int, Meta(ge=0, description=(
+        "The milliseconds to wait before sending the command again, never sooner; 0: no hint. "
+        "Set on `store_busy` (1,000 at the threshold, growing with the memory used, at most "
+        "30,000); 0 on the other codes. Added in contract 2.1: a client of 2.0 ignores it, "
+        "and a refusal from a service before 2.1 decodes with 0."))] = 0
 
 
 class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):

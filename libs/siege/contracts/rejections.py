@@ -42,7 +42,12 @@ class RejectionCode(StrEnum):
       taken.
     - ``match_id_taken``: another client created this id, or with other options (or the id is
       a tournament table's, which only the organiser creates).
-    - ``store_full``: the store is nearly full: new matches wait (send it again later).
+    - ``store_busy``: the store is busy: it holds its operator's share of its maxmemory or
+      more (80% unless set), so new matches wait until memory is freed while matches under
+      way go on. Send the create again after the refusal's ``retry_after_ms``, never sooner.
+      Added in 2.1, in place of ``store_full``.
+    - ``store_full``: retired in 2.1 (the services send ``store_busy`` instead); a service of
+      an earlier version may still send it: send the create again later.
     - ``rate_limited``: over the sender's quota of this kind of command per second (send it
       again later).
     """
@@ -65,5 +70,6 @@ class RejectionCode(StrEnum):
     UNKNOWN_TOURNAMENT = "unknown_tournament"
     REGISTRATION_CLOSED = "registration_closed"
     MATCH_ID_TAKEN = "match_id_taken"  # another client created this id, or with other options
-    STORE_FULL = "store_full"  # the store is nearly full: new matches wait (send it again later)
+    STORE_BUSY = "store_busy"  # new matches wait: send it again after retry_after_ms
+    STORE_FULL = "store_full"  # retired in 2.1 for store_busy; only services before 2.1 send it
     RATE_LIMITED = "rate_limited"  # over the sender's quota of this kind of command per second

@@ -82,10 +82,18 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
         "%RW~{s*}:bus:scoring", f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%RW~{RESULTS_STREAM}",
         f"%RW~{RESULTS_HASH}", "%RW~siege:ratings*", f"%W~{_CLIENTS}", *_COMMON,
     ),
+    # It reads finished logs and their keys (a script declares every key read-write), removes
+    # them with the seats' prompt streams and the result, and writes the tombstones and leases
+    # (siege.archive.archiving).
+    "archiver": (
+        *_APPENDS, "%RW~{s*}:archived", "%RW~{s*}:archiving:*", "%RW~{s*}:seed:*",
+        "%RW~{s*}:lobby:*", f"%RW~{_WATCH}", f"%RW~{RESULTS_HASH}", f"%R~{KEYS_HASH}",
+        "%RW~siege:client:*:seat:*", *_COMMON,
+    ),
 }
 
 # The ratings too: a tournament's standings show each entrant's rating change.
-AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%R~{RESULTS_STREAM}",
+AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", "%R~{s*}:archived", f"%R~{RESULTS_STREAM}",
                 f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", "%R~siege:ratings*")
 
 
@@ -124,7 +132,8 @@ def gateway_rules() -> list[str]:
     opens nothing: what a client may write is its ACL's)."""
     people = f"siege:client:{{s*}}:{GATEWAY_PEOPLE}*:"
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, "+exists",
-            "+zrange", "+lrange", "+sadd", *AUDITOR_KEYS, f"%W~{commands_key(GATEWAY_CLIENT)}",
+            "+zrange", "+zrangebyscore", "+lrange", "+sadd", *AUDITOR_KEYS,
+            f"%W~{commands_key(GATEWAY_CLIENT)}",
             f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}",
             f"%W~{people}commands", f"%R~{people}*", f"%W~{CLIENTS_KEY}",
             f"%W~{CLIENTS_CHANGED_STREAM}"]
@@ -132,12 +141,13 @@ def gateway_rules() -> list[str]:
 
 def auditor_rules() -> list[str]:
     return ["on", "resetkeys", "resetchannels", "-@all", "+xrange", "+xrevrange", "+xlen",
-            "+zrange", "+hget", "+hmget", "+hgetall", "+exists", "+lrange", "+ping", "+hello",
+            "+zrange", "+zrangebyscore", "+hget", "+hmget", "+hgetall", "+exists", "+lrange",
+            "+ping", "+hello",
             "+auth", "+select", *CLUSTER_COMMANDS, *AUDITOR_KEYS]
 
 
 def _users() -> dict[str, list[str]]:
-    """The default user off, an operator, the four services, an auditor, the web gateway and an
+    """The default user off, an operator, the five services, an auditor, the web gateway and an
     example client ``alice``, with their rules."""
     return {
         "default": ["off", "resetkeys", "-@all"],
@@ -164,7 +174,8 @@ def user_names() -> list[str]:
 
 
 ENV_FILES = {"operator": "operator", "siege-match": "match", "siege-rules": "rules",
-             "siege-dice": "dice", "siege-scoring": "scoring", "siege-auditor": "auditor",
+             "siege-dice": "dice", "siege-scoring": "scoring", "siege-archiver": "archiver",
+             "siege-auditor": "auditor",
              "siege-web": "web", "client-alice": "client-alice"}
 """The env file (``<name>.env``) each user's password goes into, beside the ACL file."""
 

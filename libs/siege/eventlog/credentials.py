@@ -161,8 +161,15 @@ async def _user_exists(redis: Redis, client: str) -> bool:
                for reply in await _acl(redis, "ACL", "GETUSER", user_name(client)))
 
 
+DOORBELL_MAXLEN = 1_000
+"""Rings kept (about) on the doorbell, as the services keep it
+(``siegeworks.transport.bounds.DOORBELL_MAXLEN``, which a test holds equal): the registry
+itself is the record, a ring only says "read it again"."""
+
+
 async def _ring(redis: Redis, client: str) -> None:
-    await _command(redis, "XADD", CLIENTS_CHANGED_STREAM, "*", "c", client)
+    await _command(redis, "XADD", CLIENTS_CHANGED_STREAM, "MAXLEN", "~", DOORBELL_MAXLEN, "*",
+                   "c", client)
 
 
 async def _save(redis: Redis, warn: Warn) -> None:

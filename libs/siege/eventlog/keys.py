@@ -197,5 +197,14 @@ LOBBY_HASH = "siege:lobby"  # hash: match id -> OpenSeats (msgpack), readable by
 KEYS_HASH = "siege:keys"  # hash: signing key id -> its public record (JSON), readable by anyone
 
 
+RATINGS_APPLIED = "siege:ratings:{all}:tournaments"
+"""The scoring service's list of the tournaments whose ratings it applied, in order; the key
+``<this>:<tournament id>`` marks one applied (:func:`ratings_applied_key`)."""
+
+
+def ratings_applied_key(tournament_id: str) -> str:
+    return f"{RATINGS_APPLIED}:{tournament_id}"
+
+
 def health_key(service: str, consumer: str) -> str:
     return f"siege:health:{service}:{consumer}"

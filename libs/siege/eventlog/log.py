@@ -100,6 +100,10 @@ class EventLog(Protocol):
         """Every match id with at least one event, over all shards, sorted."""
         ...
 
+    async def archived(self, match_id: str) -> bool:
+        """Whether the match was archived (siege.archive): no log may start under its id."""
+        ...
+
     async def get_side(self, key: str) -> bytes | None:
         """The value of a side key (e.g. ``seed_key(match_id)``), or None."""
         ...
@@ -278,6 +282,11 @@ class RedisEventLog(EventLog):
             pages = await pipe.execute()
         return sorted(m.decode("utf-8") for page in pages for m in page)
 
+    async def archived(self, match_id: str) -> bool:
+        """Whether the match was archived: its log left Redis, and no new one may start."""
+        score = await self._redis.zscore(matches_key(shard_of(match_id)), match_id)
+        return score is not None and float(score) == 1
+
     async def get_side(self, key: str) -> bytes | None:
         value = await self._command("GET", key)
         return None if value is None else bytes(value)
@@ -354,6 +363,9 @@ class MemoryEventLog(EventLog):
 
     async def match_ids(self) -> list[str]:
         return sorted(m for ids in self._matches.values() for m in ids)
+
+    async def archived(self, match_id: str) -> bool:
+        return False  # nothing is archived from memory
 
     async def get_side(self, key: str) -> bytes | None:
         return self._side.get(key)

@@ -9,6 +9,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from siege.contracts.envelope import GENESIS, EventCodec, seal
 from siege.contracts.events import Event
+from siege.eventlog.keys import NO_POINTER
 from siege.eventlog.log import AppendConflict, EventLog
 from siege.hosting import signing
 from siege.hosting.clock import Clock
@@ -40,8 +41,9 @@ class TournamentStore:
         attempts: int = 8,
     ) -> TournamentState:
         """Appends what ``owe`` derives from the current stream; re-derives after a lost race.
-        Pointers go to the general shard bus, which no service reads, except the one for the
-        end, which goes to scoring."""
+        Only the end's append leaves a pointer, for the dice service; the others leave none
+        (``NO_POINTER``): no service acts on them, and a pointer on the general shard bus
+        ``{sN}:bus``, which nothing reads and no group trims, would stay there for ever."""
         for _ in range(attempts):
             state, seq, head = await self.load(tournament_id)
             events = owe(state)
@@ -49,8 +51,8 @@ class TournamentStore:
                 return state
             sealed = seal(CODEC, tournament_id, seq, head, events, self.clock.now_ms())
             # Only the end concerns a service: the dice service seals the stream, then scoring
-            # applies the ratings.
-            audience = "dice" if isinstance(events[-1], TournamentFinished) else None
+            # applies the ratings. Whoever runs the tournament reads its stream itself.
+            audience = "dice" if isinstance(events[-1], TournamentFinished) else NO_POINTER
             result = await self.log.append(tournament_id, seq, head,
                                            [(s, h) for _, s, h in sealed], audience=audience)
             if not isinstance(result, AppendConflict):

@@ -28,6 +28,7 @@ from siege.archive.stores import ArchiveStore
 from siege.eventlog.keys import health_key
 from siege.eventlog.log import RedisEventLog
 from siegeworks.archiver.finding import live_ids, ready, scored_ids
+from siegeworks.archiver.metrics import ArchiverMetrics, archiver_app
 from siegeworks.headroom import Headroom, measure
 from siegeworks.keys import read_keyring
 
@@ -57,8 +58,10 @@ class Tally:
 
 async def one_pass(archiver: Archiver, redis: Redis, log: RedisEventLog, delay_ms: int,
                    sweep: bool, tally: Tally, log_out: structlog.typing.FilteringBoundLogger,
-                   ) -> int:
-    """Archives what is ready now; returns how many matches it archived."""
+                   stop: asyncio.Event | None = None,
+                   progress: Callable[[], None] = lambda: None) -> int:
+    """Archives what is ready now, 500 at a time (``progress`` is told after each 500, and a
+    ``stop`` set meanwhile ends the pass there); returns how many matches it archived."""
     ids = await live_ids(log) if sweep else sorted(
         set(await scored_ids(redis)) | set(await live_ids(log, tournaments_only=True)))
     todo = [m for m in await ready(redis, ids, delay_ms, archiver.now_ms())
@@ -71,22 +74,30 @@ async def one_pass(archiver: Archiver, redis: Redis, log: RedisEventLog, delay_m
             log_out.warning("archive_refused", match_id=outcome.match_id, why=outcome.detail)
 
     for start in range(0, len(todo), 500):
+        if stop is not None and stop.is_set():
+            break
         try:
             await archiver.archive_all(todo[start:start + 500], AT_ONCE, each)
         except Exception as exc:  # noqa: BLE001 - a store or Redis error: the next pass retries
             tally.failed += 1
             log_out.warning("archive_failed", error=repr(exc))
             break
+        progress()
     return tally.archived - before
 
 
 async def serve_archiver(redis_url: str, consumer: str, store: ArchiveStore, *,
                          delay_s: float = DELAY_S, every_s: float = EVERY_S,
                          sweep_s: float = SWEEP_S, stop: asyncio.Event | None = None,
-                         make_client: Callable[[str], Redis] | None = None) -> None:
+                         metrics_port: int = 0, metrics_host: str = "127.0.0.1") -> None:
+    from siegeworks.metrics import MetricsServer
     from siegeworks.redis_target import connect
 
-    redis: Redis = (make_client or connect)(redis_url)  # type: ignore[assignment]
+    metrics = ArchiverMetrics()
+    server = MetricsServer(metrics_host, metrics_port) if metrics_port else None
+    if server is not None:
+        server.start(archiver_app(metrics))
+    redis: Redis = connect(redis_url)  # type: ignore[assignment]
     log = RedisEventLog(redis)
     logger = structlog.get_logger(service="archiver", consumer=consumer)
     archiver = Archiver(redis, log, store, lambda: read_keyring(redis),
@@ -102,14 +113,21 @@ async def serve_archiver(redis_url: str, consumer: str, store: ArchiveStore, *,
     logger.info("service_started", store=store.url, delay_s=delay_s)
     while not stop.is_set():
         await measure(redis, room)
-        delay_ms = 0 if room.full else int(delay_s * 1000)
+        delay_ms = 0 if room.busy else int(delay_s * 1000)
         sweep = time.monotonic() - swept_at >= sweep_s
+        failed, bytes_before = tally.failed, tally.bytes_archived
         try:
-            done = await one_pass(archiver, redis, log, delay_ms, sweep, tally, logger)
+            done = await one_pass(archiver, redis, log, delay_ms, sweep, tally, logger, stop,
+                                  lambda: metrics.passed(True))
         except Exception as exc:  # noqa: BLE001 - Redis away: the next pass tries again
             tally.failed += 1
             logger.warning("archive_pass_failed", error=repr(exc))
             done = 0
+        metrics.archived.inc(done)
+        metrics.archived_bytes.inc(tally.bytes_archived - bytes_before)
+        metrics.failures.inc(tally.failed - failed)
+        metrics.refused.set(len(tally.bad_audits))
+        metrics.passed(tally.failed == failed)
         if sweep:
             swept_at = time.monotonic()
         if done:
@@ -120,6 +138,8 @@ async def serve_archiver(redis_url: str, consumer: str, store: ArchiveStore, *,
     with contextlib.suppress(Exception):
         await redis.delete(health_key("archiver", consumer))
     await redis.aclose()
+    if server is not None:
+        await asyncio.to_thread(server.close)
 
 
 async def _beat(redis: Redis, consumer: str, tally: Tally, room: Headroom) -> None:
@@ -127,7 +147,7 @@ async def _beat(redis: Redis, consumer: str, tally: Tally, room: Headroom) -> No
 
     warnings = [f"{len(tally.bad_audits)} finished matches fail their audit and stay in "
                 "Redis (siege audit names why)"] if tally.bad_audits else []
-    if room.full:
+    if room.busy:
         warnings.append(room.describe())
     health = Health(service="archiver", consumer=consumer, pid=os.getpid(),
                     host=socket.gethostname(), at_ms=int(time.time() * 1000),

@@ -9,6 +9,7 @@ import time
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from siegeworks.cli.app import app
@@ -45,12 +46,12 @@ def archive_cmd(
     try:
         store = open_store(archive or archive_url())
     except StoreError as error:
-        raise fail(str(error)) from None
+        raise fail(escape(str(error))) from None
     try:
         outcomes, elapsed = run_async(_archive(list(matches or []), delay, store, redis_url,
                                                as_json))
     except StoreError as error:
-        raise fail(str(error)) from None
+        raise fail(escape(str(error))) from None
     lines = JsonLines(as_json)
     for o in outcomes:
         lines.emit("archive", match_id=o.match_id, state=o.state, detail=o.detail,
@@ -73,12 +74,14 @@ def archive_cmd(
 async def _archive(named: list[str], delay: float, store, redis_url: str | None,  # noqa: ANN001
                    quiet: bool) -> tuple[list, float]:  # type: ignore[type-arg]
     from siege.archive.archiving import Archiver
+    from siege.eventlog.log import RedisEventLog
     from siegeworks.archiver.finding import live_ids, ready
     from siegeworks.keys import read_keyring
     from siegeworks.redis_target import open_log
 
-    async with open_log(redis_url) as (log, _where, _url):
-        redis = log.redis
+    async with open_log(redis_url) as (reader, _where, _url):
+        redis = reader.redis
+        log = RedisEventLog(redis)  # the live logs only: what is archived already stays so
         now = int(time.time() * 1000)
         ids = named or await ready(redis, await live_ids(log), int(delay * 1000), now)
         archiver = Archiver(redis, log, store, lambda: read_keyring(redis),

@@ -175,10 +175,11 @@ def _service_env(cfg: RunConfig) -> dict[str, str]:
 async def _run_services(cfg: RunConfig, url: str, redis: Redis,
                         advance: Callable[[MatchFinished], None]) -> RunResult:
     from siegeworks.remote_run import play_remote
-    from siegeworks.serve import read_health
+    from siegeworks.serve import PROCESSES, read_health
     from siegeworks.supervisor import ServiceProcesses
 
-    procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
+    # The four services, and the archiver that moves finished matches out of Redis.
+    procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg), services=PROCESSES)
     try:
         async with procs.running(redis):
             out.print("services up: " + ", ".join(

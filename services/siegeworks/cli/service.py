@@ -79,7 +79,7 @@ def contract(
 
 @app.command("serve")
 def serve_cmd(
-    service: Annotated[str, typer.Argument(help="match, rules, dice or scoring.")],
+    service: Annotated[str, typer.Argument(help="match, rules, dice, scoring or archiver.")],
     consumer: Annotated[str | None, typer.Option(
         envvar="SIEGE_CONSUMER",
         help="Stable consumer name; a restart under the same name re-reads its pending entries."
@@ -98,15 +98,28 @@ def serve_cmd(
 
     Example: REDIS_URL=redis://siege-match:PASSWORD@redis:6379/0 siege serve match
 
-    Metrics: siege serve rules --metrics-port 9102 (curl 127.0.0.1:9102/metrics; docs/metrics.md)"""
-    from siegeworks.serve import SERVICES, serve
+    Metrics: siege serve rules --metrics-port 9102 (curl 127.0.0.1:9102/metrics; docs/metrics.md)
+
+    The archiver (docs/archives.md) takes SIEGE_ARCHIVE (where archives go),
+    SIEGE_ARCHIVE_DELAY_S (how long a finished match stays in Redis first, 60) and
+    SIEGE_ARCHIVE_EVERY_S (how often it looks, 2)."""
+    from siegeworks.headroom import StoreBusyAtError, store_busy_at
+    from siegeworks.serve import PROCESSES, serve
     from siegeworks.supervisor import die_with_parent
 
-    if service not in SERVICES:
-        raise fail(f"unknown service {service!r}; choose from {', '.join(SERVICES)}")
+    if service not in PROCESSES:
+        raise fail(f"unknown service {service!r}; choose from {', '.join(PROCESSES)}")
     if not redis_url:
         raise fail("serve needs --redis-url or REDIS_URL")
+    try:  # every service reads it (siegeworks.headroom): the match service refuses new
+        # matches past it, the archiver stops waiting out its delay
+        store_busy_at()
+    except StoreBusyAtError as error:
+        raise fail(escape(str(error))) from None
     die_with_parent()
+    if service == "archiver":
+        _serve_archiver(redis_url, consumer or "archiver-0", metrics_port, metrics_host)
+        return
     _, redis_says = run_async(_read_redis(redis_url, with_health=False))
     if isinstance(redis_says, NotAllowed):
         err.print(f"[yellow]warning:[/yellow] not checking maxmemory-policy, that is the "
@@ -121,6 +134,30 @@ def serve_cmd(
         run_async(serve(service, redis_url, consumer or f"{service}-0",
                         claim_idle_ms=claim_idle_ms, metrics_port=metrics_port,
                         metrics_host=metrics_host))
+    except MetricsServerError as error:
+        raise fail(escape(str(error))) from None
+
+
+def _serve_archiver(redis_url: str, consumer: str, metrics_port: int, metrics_host: str) -> None:
+    from siege.archive.stores import StoreError, open_store
+    from siegeworks.archiver.service import DELAY_S, EVERY_S, serve_archiver
+    from siegeworks.redis_target import archive_url
+
+    try:
+        store = open_store(archive_url())
+        delay_s = float(os.environ.get("SIEGE_ARCHIVE_DELAY_S", DELAY_S))
+        every_s = float(os.environ.get("SIEGE_ARCHIVE_EVERY_S", EVERY_S))
+    except StoreError as error:
+        raise fail(escape(str(error))) from None
+    except ValueError:
+        raise fail("SIEGE_ARCHIVE_DELAY_S and SIEGE_ARCHIVE_EVERY_S are seconds, e.g. 60 or "
+                   "0.5") from None
+    if delay_s < 0 or every_s <= 0:
+        raise fail("SIEGE_ARCHIVE_DELAY_S must be 0 or more and SIEGE_ARCHIVE_EVERY_S more "
+                   "than 0")
+    try:
+        run_async(serve_archiver(redis_url, consumer, store, delay_s=delay_s, every_s=every_s,
+                                 metrics_port=metrics_port, metrics_host=metrics_host))
     except MetricsServerError as error:
         raise fail(escape(str(error))) from None
 

@@ -16,7 +16,6 @@ from rich.table import Table
 
 from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished
-from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.tournament.events import EntrantRegistered, EntrantWithdrew
 from siege.tournament.standings import (
@@ -123,6 +122,7 @@ def tournament(
 async def _tournament(spec: TournamentSpec, redis_url: str | None,
                       pause_after: int | None, replay_damaged: bool = False,
                       lines: JsonLines | None = None) -> None:
+    from siegeworks.serve import PROCESSES
     from siegeworks.supervisor import ServiceProcesses
     from siegeworks.tournament_run import run_tournament
 
@@ -136,7 +136,8 @@ async def _tournament(spec: TournamentSpec, redis_url: str | None,
             lines.emit("registration", tournament_id=spec.tournament_id(), redis=redacted(url),
                        places=spec.outside)
         procs = ServiceProcesses(url, data_dir() / "logs",
-                                 {"SIEGE_MASTER_SEED": spec.master_seed().hex()})
+                                 {"SIEGE_MASTER_SEED": spec.master_seed().hex()},
+                                 services=PROCESSES)
         played = 0
 
         def on_match(result: MatchFinished) -> None:
@@ -208,7 +209,7 @@ def _amend(tournament_id: str, redis_url: str | None,
 
     async def amend() -> None:
         async with open_log(redis_url) as (log, where, _url):
-            store = TournamentStore(RedisEventLog(log.redis), SystemClock())
+            store = TournamentStore(log, SystemClock())
             state, _, _ = await store.load(tournament_id)
             if state.created is None:
                 raise fail(f"no tournament {tournament_id!r} in {where}")
@@ -243,8 +244,8 @@ def standings_cmd(
 
     async def show() -> None:
         async with open_log(redis_url) as (log, where, _url):
-            state, _, _ = await TournamentStore(RedisEventLog(log.redis), SystemClock()).load(
-                tournament_id)
+            # Through the archives too: a finished tournament's stream may have left Redis.
+            state, _, _ = await TournamentStore(log, SystemClock()).load(tournament_id)
             if state.created is None:
                 raise fail(f"no tournament {tournament_id!r} in {where}")
             await _print_standings(log.redis, state, format)  # type: ignore[arg-type]

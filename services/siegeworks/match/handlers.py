@@ -6,16 +6,20 @@ Everything about a game is left to the rules service.
 from __future__ import annotations
 
 from siege.contracts.messages import (
+    MAX_DETAIL,
     MAX_MATCH_ID,
     RULES_COMMANDS,
+    CommandRefused,
     CreateMatch,
     JoinMatch,
     LogAppended,
     Message,
     RegisterEntrant,
+    clipped,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import valid_match_id
+from siege.eventlog.keys import inbox_key, valid_client_id, valid_match_id
+from siege.eventlog.log import MatchArchivedError
 from siege.hosting.lobby import (
     Lobby,
     Refusal,
@@ -33,10 +37,11 @@ from siegeworks.match.registration import on_register_entrant
 
 
 async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
-    if ctx.room.full and (await ctx.loader.load(cmd.match_id)).created is None:
+    # A busy store (siegeworks.headroom) takes no new match; a create of one under way (a
+    # creator recovering its tokens) is answered as ever.
+    if ctx.room.busy and (await ctx.loader.load(cmd.match_id)).created is None:
         ctx.loader.forget(cmd.match_id)
-        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id,
-                     Refusal(RejectionCode.STORE_FULL, ctx.room.describe()))
+        await refuse_busy(ctx, cmd)
         return
     holders = seat_holders(cmd)
     if not isinstance(holders, Refusal):
@@ -50,6 +55,9 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     if (lobby is None and not all(holders)
             and (await ctx.loader.load(cmd.match_id)).created is None):
         ctx.loader.forget(cmd.match_id)  # nothing to cache about a match without a log
+        if await ctx.log.archived(cmd.match_id):  # no lobby for an id played already
+            await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, ARCHIVED)
+            return
         lobby = await ctx.lobbies.open(cmd.match_id, Lobby(
             create=cmd, clients=holders, seat_names=list(cmd.seat_names)))
     if lobby is not None:
@@ -67,14 +75,38 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     await start(ctx, cmd, holders, list(cmd.seat_names))
 
 
+async def refuse_busy(ctx: ServiceContext, cmd: CreateMatch) -> None:
+    """``store_busy``, with the retry hint of the memory in use now: :func:`refuse`'s refusal
+    (logged, counted, cut to its bounds), which carries no hint."""
+    subject = clipped(cmd.match_id, MAX_MATCH_ID)
+    detail = clipped(ctx.room.describe(), MAX_DETAIL)
+    retry_after_ms = ctx.room.retry_after_ms
+    ctx.on_refused(cmd.client)
+    ctx.logger.info("command_refused", command="cmd.create_match", subject=subject,
+                    code=RejectionCode.STORE_BUSY, detail=detail, retry_after_ms=retry_after_ms)
+    if valid_client_id(cmd.client):
+        await ctx.bus.publish(inbox_key(cmd.client), CommandRefused(
+            command="cmd.create_match", subject=subject, code=RejectionCode.STORE_BUSY,
+            detail=detail, retry_after_ms=retry_after_ms))
+
+
+ARCHIVED = Refusal(RejectionCode.MATCH_ID_TAKEN, "this match was played and archived: its id "
+                   "is taken for good (siege replay and siege audit read it)")
+
+
 async def start(ctx: ServiceContext, cmd: CreateMatch, holders: list[str],
                 seat_names: list[str], grants: bool = True) -> None:
     """Starts the log of a match whose seats are all held (or re-announces one started);
     ``grants`` False when each holder was granted its seat as it joined."""
     event = created_event(cmd, holders, seat_names)
-    ms, appended = await ctx.loader.append_owed(
-        cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
-    )
+    try:
+        ms, appended = await ctx.loader.append_owed(
+            cmd.match_id, lambda ms: [event] if ms.head_seq == 0 else None
+        )
+    except MatchArchivedError:
+        ctx.loader.forget(cmd.match_id)
+        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id, ARCHIVED)
+        return
     if ms.created is None:
         return
     taken = None if appended else taken_by_other(ms.created, cmd)

@@ -15,8 +15,10 @@ from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState
 from siegeworks.bus import RESULTS
 from siegeworks.context import ServiceContext
+from siegeworks.transport.bounds import SEAT_RETIRED_S
 
-SEAT_STREAM_TTL_S = 3600  # how long a finished match's prompt streams stay readable
+SEAT_STREAM_TTL_S = SEAT_RETIRED_S
+"""How long a finished match's prompt streams stay readable (why: :mod:`.bounds`)."""
 
 
 class Results(Protocol):
@@ -113,7 +115,8 @@ async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppend
     # Each holder hears of the end on its own inbox, the one stream it can surely read.
     for client in dict.fromkeys(ms.created.clients):
         await ctx.bus.publish(inbox_key(client), result)
-    # The seats' prompt streams are done with; their holders get a while to read the last.
+    # The seats' prompt streams are done with; their holders get a while to read the last
+    # (each holds one prompt, its newest: siegeworks.transport.bounds.SEAT_PROMPTS_KEPT).
     for seat, client in enumerate(ms.created.clients):
         await ctx.bus.retire(view_key(client, ms.match_id, seat), SEAT_STREAM_TTL_S)
     await ctx.bus.after_flush(lambda: results.announced(note.match_id))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 from redis.asyncio import Redis
 
+from siege.eventlog.keys import RATINGS_APPLIED, ratings_applied_key
 from siege.tournament.ratings import RatingChange, Ratings
 from siege.tournament.results import TableResult
 from siege.tournament.state import TournamentState
@@ -19,7 +20,7 @@ from siegeworks.context import ServiceContext
 # One hash tag for the three, so the transaction that applies a tournament touches one slot of
 # a Redis Cluster.
 STATE_KEY = "siege:ratings:{all}"  # hash: entrant -> msgpack [mu, sigma]
-ORDER_KEY = "siege:ratings:{all}:tournaments"  # list: tournament ids in the order applied
+ORDER_KEY = RATINGS_APPLIED  # list: tournament ids in the order applied
 CHANGES_KEY = "siege:ratings:{all}:changes"  # stream: one RatingChange per entry (field m)
 _encoder = msgspec.msgpack.Encoder()
 
@@ -38,7 +39,7 @@ class RatingBook:
         """Applies a finished tournament once; None if it was applied already."""
         tid = state.tid
         # The first writer of this key applies; a second run or a replica finds it taken.
-        if not await self.redis.set(f"{ORDER_KEY}:{tid}", 1, nx=True):
+        if not await self.redis.set(ratings_applied_key(tid), 1, nx=True):
             return None
         ratings = await self.current(state.entrants)
         changes = [c for r in state.order if isinstance(r, TableResult) for c in ratings.apply(r)]
@@ -73,7 +74,7 @@ def change_by_entrant(changes: list[RatingChange]) -> dict[str, float]:
 async def tournament_changes(redis: Redis, state: TournamentState) -> list[RatingChange]:
     """The changes a tournament made (or, unfinished, would make from the current ratings)."""
     prefix = state.tid + "-"
-    if await redis.exists(f"{ORDER_KEY}:{state.tid}"):
+    if await redis.exists(ratings_applied_key(state.tid)):
         decoder = msgspec.msgpack.Decoder(RatingChange)
         entries = await redis.xrange(CHANGES_KEY)
         return [c for c in (decoder.decode(f[b"m"]) for _, f in entries)

@@ -9,6 +9,10 @@ any language can read and write them. Two topics are special:
 - a seat's topic: the entry id is ``<decision>-1``, so a prompt repeated after a redelivery is
   refused by Redis itself and every seat sees each decision exactly once.
 
+Every entry is written with its stream's bound (:func:`siegeworks.transport.bounds.write_bound`):
+a MAXLEN on the XADD itself, and for the streams that go when idle (inboxes, public streams) an
+EXPIRE, sent again at most every ``IDLE_REFRESH_S`` per stream.
+
 A decision's clock runs from when its prompt reaches Redis, not from when the handler wrote it
 into the buffer: a flush that comes late (the process stalled in between) moves its batch's
 deadlines, in the clocks and in the prompts alike, by the delay (decision 0008).
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,7 +35,6 @@ from siege.eventlog.keys import (
     AUDIENCES,
     CLIENTS_CHANGED_STREAM,
     CLIENTS_KEY,
-    REPLIES_STREAM,
     bus_key,
     client_of_commands_key,
     shard_of,
@@ -38,27 +42,23 @@ from siege.eventlog.keys import (
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.hosting.clocks import member_key
 from siegeworks import bus as topics
+from siegeworks.transport.bounds import (
+    DOORBELL_MAXLEN,
+    IDLE_REFRESH_S,
+    INBOX_MAXLEN,
+    write_bound,
+)
 from siegeworks.transport.streams import is_transient
 
-NOTICE_CAP = 2_000
-"""Entries kept (about) on streams of notices that nobody must keep for ever: a client's inbox
-and the shared replies stream. Every entry the services write there is at most
-``siege.contracts.messages.MAX_INBOX_ENTRY_BYTES`` (4 KB), so an inbox holds at most about 8 MB
-however many refusals a flood earns; a client reads its inbox as it goes, so it loses nothing it
-has not had the time to read."""
-
-
-def capped(key: str) -> int | None:
-    if key == REPLIES_STREAM or (key.startswith("siege:client:") and key.endswith(":inbox")):
-        return NOTICE_CAP
-    return None
-
+NOTICE_CAP = INBOX_MAXLEN
+"""Entries kept (about) on a client's inbox (the numbers and why: :mod:`.bounds`)."""
 
 LATE_MS = 250
 """A flush this long after its first clock was buffered was stalled: its deadlines move."""
 
-DOORBELL_MAXLEN = 1000
-"""Entries kept on the registry's doorbell: the registry itself is the record."""
+IDLE_MEMO = 1 << 16
+"""Streams whose idle expiry a bus remembers having set (see ``RedisBus._idle_due``); past this,
+those set longer than ``IDLE_REFRESH_S`` ago are forgotten (they are due again anyway)."""
 
 
 async def announce(redis: Redis, client: str) -> bool:
@@ -168,6 +168,9 @@ class RedisBus:
         self._out: list[tuple[str, dict[str, Any], str]] = []
         self._deadlines: list[tuple[str, int | None]] = []  # (member, due) or (member, None)
         self._retire: list[tuple[str, int]] = []  # (stream, seconds left)
+        # Streams whose idle expiry this bus set, and when (time.monotonic): set again only
+        # IDLE_REFRESH_S later, so an inbox costs an EXPIRE a minute, not one per entry.
+        self._idle_set: dict[str, float] = {}
         self._on_flushed: list[Callable[[], None]] = []
         self._announced: set[str] = set()
         # The clock deadlines are written on (the service's), and when the oldest deadline now
@@ -269,16 +272,21 @@ class RedisBus:
         prompts, self._prompts = self._prompts, []
         since, self._clocked_at = self._clocked_at, None
         deadlines = self._late(out, deadlines, prompts, since)
-        retire, self._retire = self._retire, []
+        # Idle expiries before the retirements: a stream retired in this flush keeps the
+        # expiry it was retired with.
+        idle = self._idle_due(out)
+        expiries = idle + self._retire
+        self._retire = []
         flushed, self._on_flushed = self._on_flushed, []
         try:
             if self.pipelined is not None:
-                replies = await self._send_pipelined(out, deadlines, retire)
+                replies = await self._send_pipelined(out, deadlines, expiries)
             else:
-                replies = await self._send_pipeline(out, deadlines, retire)
+                replies = await self._send_pipeline(out, deadlines, expiries)
         except BaseException:
             self.failed_flushes += 1
             raise
+        self._idle_done(idle, replies[len(replies) - len(expiries):])
         if self.keep_refused:
             kept = [sent for sent, reply in zip(out, replies, strict=False)
                     if isinstance(reply, BaseException) and is_transient(reply)]
@@ -295,36 +303,69 @@ class RedisBus:
         for done in flushed:
             done()
 
+    def _idle_due(self, out: list[tuple[str, dict[str, Any], str]]) -> list[tuple[str, int]]:
+        """The streams written in ``out`` that go when idle and whose expiry this bus has not
+        set for ``IDLE_REFRESH_S``, with their idle expiry in seconds."""
+        now = time.monotonic()
+        due: dict[str, int] = {}
+        for key, _, _ in out:
+            if key in due:
+                continue
+            bound = write_bound(key)
+            if bound is None or bound.idle_s is None:
+                continue
+            last = self._idle_set.get(key)
+            if last is None or now - last >= IDLE_REFRESH_S:
+                due[key] = bound.idle_s
+        return list(due.items())
+
+    def _idle_done(self, idle: list[tuple[str, int]], replies: list[Any]) -> None:
+        """Remembers the idle expiries Redis set (EXPIRE answered 1); a refused one, or one of
+        a stream that is not there (its XADD was refused), is sent again with the next write."""
+        now = time.monotonic()
+        for (key, _), reply in zip(idle, replies, strict=False):
+            if isinstance(reply, int) and reply > 0:
+                self._idle_set[key] = now
+        if len(self._idle_set) > IDLE_MEMO:
+            self._idle_set = {key: at for key, at in self._idle_set.items()
+                              if now - at < IDLE_REFRESH_S}
+
     async def _send_pipelined(self, out: list[tuple[str, dict[str, Any], str]],
                               deadlines: list[tuple[str, int | None]],
-                              retire: list[tuple[str, int]]) -> list[Any]:
+                              expiries: list[tuple[str, int]]) -> list[Any]:
+        """Sends it all on the shared connection; the replies of ``expiries`` come last."""
         assert self.pipelined is not None
         send = self.pipelined.send
         futures = []
         for key, fields, entry_id in out:
-            cap = capped(key)
-            head: list[Any] = ["XADD", key] if cap is None else ["XADD", key, "MAXLEN", "~", cap]
+            bound = write_bound(key)
+            head: list[Any] = (["XADD", key] if bound is None
+                               else ["XADD", key, "MAXLEN", "~", bound.maxlen] if bound.approximate
+                               else ["XADD", key, "MAXLEN", bound.maxlen])
             flat = [part for pair in fields.items() for part in pair]
             futures.append(send([*head, entry_id, *flat]))
         for key, (cleared, scheduled) in net_deadlines_by_key(deadlines).items():
             futures.append(send_clocks(send, key, cleared, scheduled))
-        for key, after_s in retire:
+        for key, after_s in expiries:
             futures.append(send(["EXPIRE", key, after_s]))
         return await asyncio.gather(*futures, return_exceptions=True)
 
     async def _send_pipeline(self, out: list[tuple[str, dict[str, Any], str]],
                              deadlines: list[tuple[str, int | None]],
-                             retire: list[tuple[str, int]]) -> list[Any]:
+                             expiries: list[tuple[str, int]]) -> list[Any]:
+        """Sends it all in one pipeline; the replies of ``expiries`` come last."""
         async with self.redis.pipeline(transaction=False) as pipe:
             for key, fields, entry_id in out:
+                bound = write_bound(key)
                 pipe.xadd(key, fields, id=entry_id,  # type: ignore[arg-type]
-                          maxlen=capped(key), approximate=True)
+                          maxlen=None if bound is None else bound.maxlen,
+                          approximate=bound is None or bound.approximate)
             for key, (cleared, scheduled) in net_deadlines_by_key(deadlines).items():
                 if cleared:
                     pipe.zrem(key, *cleared)
                 if scheduled:  # NX: a repeated prompt never pushes a clock further out
                     pipe.zadd(key, scheduled, nx=True)  # type: ignore[arg-type]
-            for key, after_s in retire:
+            for key, after_s in expiries:
                 pipe.expire(key, after_s)
             return list(await pipe.execute(raise_on_error=False))
 

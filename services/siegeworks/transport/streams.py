@@ -56,6 +56,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.eventlog.pipelined_cluster import ClusterPipelinedRedis
+from siegeworks.transport.bounds import DEAD_LETTER_MAXLEN
 
 MESSAGE_FIELD = b"m"
 """The field of a bus entry that holds the msgpack of one message."""
@@ -80,7 +81,9 @@ IDLE_CONSUMER_MS = 3_600_000
 :meth:`StreamConsumer.prune_idle_consumers`)."""
 PRUNE_EVERY_MS = 60_000
 DEAD_LETTER_FIELD_BYTES = 16_384
-"""What a dead letter keeps of each field of the entry it copies (a bus message is a few KB)."""
+"""What a dead letter keeps of the fields of the entry it copies, all of them together (a bus
+message is a few KB): with ``siegeworks.transport.bounds.DEAD_LETTER_MAXLEN`` letters, the dead
+letters hold at most about 160 MB however a client fills them."""
 DEAD_LETTER_FIELDS = 16
 
 
@@ -217,13 +220,15 @@ def dead_letter_record(stream: str, entry_id: str, group: str, consumer: str, re
     ), strict=True))
     # The original fields follow under their own names (so ``m`` stays ``m``); a name that
     # clashes with the metadata above is kept as ``orig:<name>``.
-    # Each kept to DEAD_LETTER_FIELD_BYTES: an oversized command must not cost its size
-    # again here (the reason says how long it was).
+    # All of them kept to DEAD_LETTER_FIELD_BYTES together: an oversized command must not
+    # cost its size again here (the reason says how long it was).
+    left = DEAD_LETTER_FIELD_BYTES
     for name, value in list(fields.items())[:DEAD_LETTER_FIELDS]:
-        key = (ORIG_PREFIX + name if name in record else name)[:DEAD_LETTER_FIELD_BYTES]
-        record[key] = value[:DEAD_LETTER_FIELD_BYTES]
-        if len(value) > DEAD_LETTER_FIELD_BYTES:
+        key = (ORIG_PREFIX + name if name in record else name)[:256]
+        record[key] = value[:left]
+        if len(value) > left:
             record[b"reason"] += b"; field %s cut from %d bytes" % (key[:64], len(value))
+        left = max(0, left - len(record[key]))
     return record
 
 
@@ -367,7 +372,7 @@ class StreamConsumer(Generic[T]):
         claim_idle_ms: int = 5000,
         max_deliveries: int = 5,
         dead_letter_stream: str = DEAD_LETTER_STREAM,
-        dead_letter_maxlen: int | None = 100_000,
+        dead_letter_maxlen: int | None = DEAD_LETTER_MAXLEN,
         logger: structlog.typing.FilteringBoundLogger | None = None,
         key: Callable[[Any], Hashable] | None = None,
         before_ack: Callable[[], Awaitable[None]] | None = None,

@@ -27,10 +27,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from siege.archive.reading import ArchivingLog
+from siege.archive.stores import ArchiveStore
+from siege.archive.tombstones import read_tombstone
 from siege.engine.codecs import view_decoder
 from siege.engine.registry import game_names, get_engine, presentation
 from siege.eventlog.keys import KEYS_HASH, RESULTS_HASH, log_key, valid_match_id
-from siege.eventlog.log import RedisEventLog
 from siege.hosting.clock import SystemClock
 from siege.hosting.export import dump
 from siege.hosting.replay import ReplayError
@@ -38,7 +40,7 @@ from siege.tournament.state import is_tournament
 from siege.tournament.store import TournamentStore
 from siegeworks.listing import STATES, match_rows, tournament_rows
 from siegeworks.match.lobby import read_listing
-from siegeworks.redis_target import connect
+from siegeworks.redis_target import archive_store, connect
 from siegeworks.web import play, replaying, tournaments
 from siegeworks.web.feeds import Feeds
 
@@ -60,9 +62,10 @@ def not_found(what: str) -> HTMLResponse:
 
 
 class Gateway:
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, store: ArchiveStore | None = None) -> None:
         self.redis = redis
-        self.log = RedisEventLog(redis)
+        # Archived matches read as live ones: their pages, replays and /verify stay.
+        self.log = ArchivingLog(redis, store or archive_store())
         # Boards drawn, by (match, seq): a position never changes, and two hundred spectators
         # of one match are told the same positions.
         self._boards: OrderedDict[tuple[str, int], str] = OrderedDict()
@@ -102,7 +105,8 @@ class Gateway:
         entries = await self._entries(match_id)
         if not entries:
             return not_found(f"no match {match_id!r}")
-        finished = await self.redis.hexists(RESULTS_HASH, match_id)
+        finished = (await self.redis.hexists(RESULTS_HASH, match_id)
+                    or await read_tombstone(self.redis, match_id) is not None)
         try:
             game, names, moves, last = replaying.story(entries)
         except ReplayError as error:  # a changed log: the page still checks it, and says where

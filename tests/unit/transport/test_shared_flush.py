@@ -52,12 +52,13 @@ def test_a_flush_returns_only_after_the_flush_holding_its_outputs_failed_or_succ
         await bus.publish(inbox_key("a"), rejection(1))  # batch A's output
         other = asyncio.create_task(bus.flush())  # batch B's flush takes it
         await settle()
-        assert len(pipe.sent) == 1
+        assert [args[0] for args, _ in pipe.sent] == ["XADD", "EXPIRE"]  # the inbox's idle expiry
         before = bus.failed_flushes
         own = asyncio.create_task(bus.flush())  # batch A: nothing left in the buffer
         await settle()
         assert not own.done()  # it waits for B's flush, which holds A's output
         pipe.sent[0][1].set_exception(ResponseError(OOM))
+        pipe.sent[1][1].set_result(0)  # no inbox to expire: its XADD was refused
         await settle()
         assert own.done() and own.exception() is None
         assert isinstance(other.exception(), ResponseError)
@@ -77,12 +78,13 @@ def test_a_clients_bus_keeps_what_redis_refused_for_the_next_flush() -> None:
         await settle()
         pipe.sent[0][1].set_result(b"1-0")
         pipe.sent[1][1].set_exception(ResponseError(OOM))
+        pipe.sent[2][1].set_result(1)  # the inbox's idle expiry (siegeworks.transport.bounds)
         await settle()
         assert isinstance(first.exception(), ResponseError)
         again = asyncio.create_task(bus.flush())
         await settle()
-        assert [args for args, _ in pipe.sent[2:]] == [pipe.sent[1][0]]  # only the refused one
-        pipe.sent[2][1].set_result(b"2-0")
+        assert [args for args, _ in pipe.sent[3:]] == [pipe.sent[1][0]]  # only the refused one
+        pipe.sent[3][1].set_result(b"2-0")
         await settle()
         assert again.done() and again.exception() is None
 
