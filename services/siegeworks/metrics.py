@@ -414,7 +414,18 @@ class _Collector:
 # The HTTP server
 
 
-def metrics_app(metrics: ServiceMetrics) -> WSGIApplication:
+class Probed(Protocol):
+    """What the metrics app serves: a registry, and whether the process is live and ready
+    (a service's ServiceMetrics, the archiver's ArchiverMetrics)."""
+
+    registry: CollectorRegistry
+
+    def live(self) -> tuple[bool, str]: ...
+
+    def ready(self) -> tuple[bool, str]: ...
+
+
+def metrics_app(metrics: Probed) -> WSGIApplication:
     """``/metrics`` (prometheus_client's own exposition: text or OpenMetrics, gzip when
     asked), ``/livez`` and ``/readyz`` (200 or 503, the reason as text); 404 elsewhere."""
     exposition = make_wsgi_app(metrics.registry)

@@ -28,6 +28,7 @@ from siegeworks.serve import PROCESSES
 from siegeworks.supervisor import ServiceProcesses
 from siegeworks.tournament_run import TournamentSpec, run_tournament
 from tests.e2e.cli_support import siege
+from tests.e2e.test_tournament import ratings_applied
 
 Run = Callable[[Awaitable[Any]], Any]
 SPEC = TournamentSpec(game="castle-dash", format="swiss", entrants=8, rounds=2, table_size=4,
@@ -44,14 +45,6 @@ async def _all_archived(client: redis.asyncio.Redis, match_ids: list[str],
     raise AssertionError("the archiver did not archive every finished table in time")
 
 
-async def _ratings_applied(client: redis.asyncio.Redis, tid: str) -> None:
-    for _ in range(200):
-        if tid in await RatingBook(client).applied():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the scoring service never applied the tournament's ratings")
-
-
 def test_the_archiver_empties_redis_and_the_archives_alone_rebuild_everything(
         redis_url: str, redis_client: redis.asyncio.Redis, run: Run, tmp_path: Path) -> None:
     archive = tmp_path / "archive"
@@ -64,7 +57,7 @@ def test_the_archiver_empties_redis_and_the_archives_alone_rebuild_everything(
         run(procs.wait_healthy(redis_client))
         state = run(run_tournament(SPEC, redis_client, FixedClock(0)))
         tables = sorted(state.recorded)
-        run(_ratings_applied(redis_client, state.tid))
+        run(ratings_applied(redis_client, state.tid))
         # ... the tournament's own stream too, once its ratings are applied.
         run(_all_archived(redis_client, [*tables, state.tid]))
     finally:

@@ -17,6 +17,8 @@ import redis
 import redis.asyncio
 from redis.exceptions import NoPermissionError
 
+from siege.archive.reading import ArchivingLog
+from siege.archive.stores import FolderStore
 from siege.contracts.messages import MatchFinished
 from siege.eventlog.acl import (
     GATEWAY_CLIENT,
@@ -36,14 +38,15 @@ from siege.eventlog.keys import (
     RESULTS_HASH,
     RESULTS_STREAM,
     SEAT_SECRET_KEY,
+    archived_key,
     commands_key,
     inbox_key,
     log_key,
     seed_key,
+    shard_of,
     view_key,
     watch_key,
 )
-from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
 from siegeworks.clients.joiner import join_and_play
@@ -52,7 +55,7 @@ from siegeworks.serve import read_health
 from siegeworks.supervisor import ServiceProcesses
 
 Run = Callable[[Awaitable[Any]], Any]
-SERVICES = ("match", "rules", "dice", "scoring")
+SERVICES = ("match", "rules", "dice", "scoring", "archiver")
 CHECKED_IN = Path(__file__).parents[2] / "deploy" / "redis" / "users.acl"
 
 
@@ -89,8 +92,11 @@ def test_services_and_clients_play_under_their_own_acl_users(
     acl_redis: EmbeddedRedis, tmp_path: Path, run: Run
 ) -> None:
     urls = {s: url_as(acl_redis, f"siege-{s}", f"pw-{s}") for s in SERVICES}
-    procs = ServiceProcesses(acl_redis.url, tmp_path / "logs", {"SIEGE_CLAIM_IDLE_MS": "500"},
-                             service_urls=urls)
+    # The archiver too, as its own user: the finished match leaves Redis at once.
+    procs = ServiceProcesses(acl_redis.url, tmp_path / "logs", {
+        "SIEGE_CLAIM_IDLE_MS": "500", "SIEGE_ARCHIVE": str(tmp_path / "archive"),
+        "SIEGE_ARCHIVE_DELAY_S": "0", "SIEGE_ARCHIVE_EVERY_S": "0.1"},
+        services=SERVICES, service_urls=urls)
     spec = MatchSpec(match_id="acl-1", game="castle-dash", seat_names=["a", "b", "c"],
                      bots=["greedy", "random", OPEN])
 
@@ -104,6 +110,12 @@ def test_services_and_clients_play_under_their_own_acl_users(
                     play_specs([spec], alice, b"alice", stall_timeout_s=60, client="alice"),
                     join_and_play(bob, "bob", spec.match_id)), 60)
                 assert results[spec.match_id] == finished
+                for _ in range(200):  # archived by its own user, within seconds
+                    if await admin.hexists(archived_key(shard_of(spec.match_id)),
+                                           spec.match_id):
+                        break
+                    await asyncio.sleep(0.05)
+                assert not await admin.exists(log_key(spec.match_id))
                 health = {h.service: h for h in await read_health(admin)}
                 assert all(health[s].failed == 0 and health[s].dead_lettered == 0
                            for s in SERVICES), health
@@ -118,7 +130,9 @@ def test_services_and_clients_play_under_their_own_acl_users(
     async def read_as_auditor() -> list:
         auditor = redis.asyncio.Redis.from_url(url_as(acl_redis, "siege-auditor", "pw-auditor"))
         try:
-            return await RedisEventLog(auditor).read(spec.match_id)
+            # The auditor reads the archived log where its tombstone says it went.
+            return await ArchivingLog(auditor, FolderStore(tmp_path / "archive")).read(
+                spec.match_id)
         finally:
             await auditor.aclose()
 
@@ -154,6 +168,12 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("siege-scoring", ("XADD", log_key("m"), "0-9", "e", "x")),
     ("siege-match", ("FLUSHALL",)),
     ("siege-auditor", ("XADD", RESULTS_STREAM, "*", "m", "x")),
+    # The archiver removes finished logs; it plays no part in a match.
+    ("siege-archiver", ("GET", SEAT_SECRET_KEY)),
+    ("siege-archiver", ("XADD", commands_key("alice"), "*", "m", "x")),
+    ("siege-archiver", ("XRANGE", inbox_key("alice"), "-", "+")),
+    ("siege-archiver", ("HSET", LOBBY_HASH, "m", "x")),
+    ("client-alice", ("HSET", "{s1}:archived", "m", "x")),
     # The web gateway reads; it writes nothing but its own commands.
     ("siege-web", ("XADD", log_key("m"), "0-9", "e", "x")),
     ("siege-web", ("XADD", commands_key("alice"), "*", "m", "x")),

@@ -50,7 +50,9 @@ _CLIENT_COMMANDS = "siege:client:*:commands"
 # Which clients there are: read at start and on every doorbell.
 _REGISTRY = (f"%R~{CLIENTS_KEY}", f"%RW~{CLIENTS_CHANGED_STREAM}")
 _HEALTH = "siege:health:*"
-_WATCH = "{s*}:watch:*"  # each match's public stream: the rules write it, any client reads it
+_WATCH = "{s*}:watch:*"
+# Archived matches' tombstones: where each went and its result (public, as the results are).
+_TOMBSTONES = "{s*}:archived"  # each match's public stream: the rules write it, any client reads it
 
 # The store's epoch, beat and rewinds counted (siegeworks.store_watch): the match service keeps
 # the first two, every service reads them and counts a rewind it notices in a log.
@@ -86,14 +88,14 @@ SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     # them with the seats' prompt streams and the result, and writes the tombstones and leases
     # (siege.archive.archiving).
     "archiver": (
-        *_APPENDS, "%RW~{s*}:archived", "%RW~{s*}:archiving:*", "%RW~{s*}:seed:*",
+        *_APPENDS, f"%RW~{_TOMBSTONES}", "%RW~{s*}:archiving:*", "%RW~{s*}:seed:*",
         "%RW~{s*}:lobby:*", f"%RW~{_WATCH}", f"%RW~{RESULTS_HASH}", f"%R~{KEYS_HASH}",
         "%RW~siege:client:*:seat:*", *_COMMON,
     ),
 }
 
 # The ratings too: a tournament's standings show each entrant's rating change.
-AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", "%R~{s*}:archived", f"%R~{RESULTS_STREAM}",
+AUDITOR_KEYS = (f"%R~{_LOG}", f"%R~{_MATCH_INDEX}", f"%R~{_TOMBSTONES}", f"%R~{RESULTS_STREAM}",
                 f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", "%R~siege:ratings*")
 
 
@@ -105,14 +107,15 @@ def service_rules(service: str) -> list[str]:
 
 def client_rules(client: str) -> list[str]:
     """A client may write its own commands stream, read its own streams, the public results
-    and the matches' public streams: nothing else. It writes no stream another client writes
+    (and the archived matches' tombstones, which keep them) and the matches' public streams:
+    nothing else. It writes no stream another client writes
     or reads, so nothing it does to one (trimming, an entry with the largest id) reaches anyone
     else, and the stream a command came on says who sent it
     (docs/decisions/0007-a-bus-no-client-can-break.md)."""
     return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS,
             f"%W~{commands_key(client)}", f"%R~{client_prefix(client)}*",
             f"%R~{RESULTS_STREAM}", f"%R~{RESULTS_HASH}", f"%R~{KEYS_HASH}", f"%R~{LOBBY_HASH}",
-            f"%R~{CONTRACT_KEY}", f"%R~{_WATCH}"]
+            f"%R~{CONTRACT_KEY}", f"%R~{_WATCH}", f"%R~{_TOMBSTONES}"]
 
 
 GATEWAY_CLIENT = "web-gateway"

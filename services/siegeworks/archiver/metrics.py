@@ -1,15 +1,12 @@
-"""The archiver's ``/metrics``, ``/livez`` and ``/readyz``, on the same server as the other
-services' (siegeworks.metrics.MetricsServer), with figures of its own."""
+"""The archiver's figures for ``/metrics``, and what its ``/livez`` and ``/readyz`` say: served
+by the same server and app as the other services' (siegeworks.metrics.MetricsServer,
+``metrics_app``)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
-from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, make_wsgi_app
-
-from siegeworks.metrics import text_reply
+from prometheus_client import CollectorRegistry, Counter, Gauge
 
 LIVE_WITHIN_S = 30.0
 """A loop that has not finished a pass, or 500 matches of one, for this long is stuck."""
@@ -46,19 +43,3 @@ class ArchiverMetrics:
         if self.passed_at is None:
             return False, "the first pass has not run yet"
         return (True, "ok") if self.reached_redis else (False, "the last pass failed")
-
-
-def archiver_app(metrics: ArchiverMetrics) -> WSGIApplication:
-    exposition = make_wsgi_app(metrics.registry)
-
-    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO") or "/"
-        if path == "/metrics":
-            return exposition(environ, start_response)
-        if path in ("/livez", "/readyz"):
-            ok, why = metrics.live() if path == "/livez" else metrics.ready()
-            return text_reply(start_response, "200 OK" if ok else "503 Service Unavailable", why)
-        return text_reply(start_response, "404 Not Found",
-                     "not found: this server has /metrics, /livez, /readyz")
-
-    return app

@@ -28,7 +28,7 @@ from siege.archive.stores import ArchiveStore
 from siege.eventlog.keys import health_key
 from siege.eventlog.log import RedisEventLog
 from siegeworks.archiver.finding import live_ids, ready, scored_ids
-from siegeworks.archiver.metrics import ArchiverMetrics, archiver_app
+from siegeworks.archiver.metrics import ArchiverMetrics
 from siegeworks.headroom import Headroom, measure
 from siegeworks.keys import read_keyring
 
@@ -90,13 +90,13 @@ async def serve_archiver(redis_url: str, consumer: str, store: ArchiveStore, *,
                          delay_s: float = DELAY_S, every_s: float = EVERY_S,
                          sweep_s: float = SWEEP_S, stop: asyncio.Event | None = None,
                          metrics_port: int = 0, metrics_host: str = "127.0.0.1") -> None:
-    from siegeworks.metrics import MetricsServer
+    from siegeworks.metrics import MetricsServer, metrics_app
     from siegeworks.redis_target import connect
 
     metrics = ArchiverMetrics()
     server = MetricsServer(metrics_host, metrics_port) if metrics_port else None
     if server is not None:
-        server.start(archiver_app(metrics))
+        server.start(metrics_app(metrics))
     redis: Redis = connect(redis_url)  # type: ignore[assignment]
     log = RedisEventLog(redis)
     logger = structlog.get_logger(service="archiver", consumer=consumer)

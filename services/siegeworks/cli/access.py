@@ -209,10 +209,12 @@ def file(
         "redis+cluster:// URL with --host as its seed node.")] = False,
 ) -> None:
     """Write an ACL file of every user, for redis.conf's aclfile, and an env file per user
-    beside it (env/<name>.env: match, rules, dice, scoring, auditor, operator, client-alice),
+    beside it (env/<name>.env: match, rules, dice, scoring, archiver, auditor, web, operator,
+    client-alice),
     so compose.yaml and the systemd units take the same passwords (never typed twice).
 
-    The users: operator, the four services, an auditor and an example client.
+    The users: operator, the four services and the archiver, an auditor, the web gateway and
+    an example client.
 
     Examples: siege acl file --out deploy/redis/users.acl
               siege acl file --out /etc/redis/users.acl --host 127.0.0.1:6379
