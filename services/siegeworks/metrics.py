@@ -436,14 +436,14 @@ def metrics_app(metrics: Probed) -> WSGIApplication:
             return exposition(environ, start_response)
         if path in ("/livez", "/readyz"):
             ok, why = metrics.live() if path == "/livez" else metrics.ready()
-            return text_reply(start_response, "200 OK" if ok else "503 Service Unavailable", why)
-        return text_reply(start_response, "404 Not Found",
+            return _text(start_response, "200 OK" if ok else "503 Service Unavailable", why)
+        return _text(start_response, "404 Not Found",
                      f"not found: this server has {', '.join(PATHS)}")
 
     return app
 
 
-def text_reply(start_response: StartResponse, status: str, text: str) -> list[bytes]:
+def _text(start_response: StartResponse, status: str, text: str) -> list[bytes]:
     body = (text + "\n").encode()
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
                             ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
@@ -508,4 +508,4 @@ class MetricsServer:
 
 
 def _not_started(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-    return text_reply(start_response, "503 Service Unavailable", "starting")
+    return _text(start_response, "503 Service Unavailable", "starting")

@@ -16,6 +16,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoPermissionError
 
+from siege.archive.tombstones import tombstones_of
 from siege.contracts.messages import (
     ActionRejected,
     CommandRefused,
@@ -187,25 +188,6 @@ async def play_specs(
                 await link.aclose()
 
 
-async def archived_results(redis: Redis, match_ids: list[str]) -> dict[str, MatchFinished]:
-    """The results the tombstones of those of ``match_ids`` that were archived keep."""
-    from siege.archive.tombstones import decode
-    from siege.eventlog.keys import archived_key, shard_of
-
-    if not match_ids:
-        return {}
-    async with redis.pipeline(transaction=False) as pipe:
-        for match_id in match_ids:
-            pipe.hget(archived_key(shard_of(match_id)), match_id)
-        raws = await pipe.execute()
-    found = {}
-    for match_id, raw in zip(match_ids, raws, strict=True):
-        result = decode(raw).finished() if raw is not None else None
-        if result is not None:
-            found[match_id] = result
-    return found
-
-
 async def _play(
     specs: list[MatchSpec],
     redis: Redis,
@@ -241,9 +223,10 @@ async def _play(
             adopting[match_id] = result
     # Played and archived since (siege.archive): the tombstone keeps the result, and the id
     # is taken for good, so there is nothing to ask the match service.
-    for match_id, result in (await archived_results(redis, [m for m in ids
-                                                             if m not in adopting])).items():
-        if result.creator in ("", client):
+    archived = await tombstones_of(redis, [m for m in ids if m not in adopting])
+    for match_id, tombstone in archived.items():
+        result = tombstone.finished()
+        if result is not None and result.creator in ("", client):
             finished[match_id] = result
             on_finished(result)
     by_id = {spec.match_id: spec for spec in specs}

@@ -5,7 +5,7 @@
 2. **Read** the log; go on only if it is complete (ended, seed revealed, sealed) and passes its
    audit. A log that fails its audit stays in Redis, as evidence, and is reported.
 3. **Write** the archive under a name derived from the id. The bytes are a pure function of the
-   log, so a second run after a kill writes (or finds) the same object: never a second one.
+   log, so a second run after a kill writes the same object again: never a second one.
 4. **Verify**: read the object back, check its sha256 and that it holds every entry.
 5. **Drop the seats' prompt streams** (they live in the clients' slots, not the match's, so they
    go before the log: the log is what names them).
@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from siege.archive import bundle
 from siege.archive.bundle import Archive, ArchiveError
 from siege.archive.stores import ArchiveStore
@@ -36,15 +38,15 @@ from siege.archive.tombstones import (
     forget_result,
     read_tombstone,
 )
+from siege.contracts.events import MatchSealed
 from siege.eventlog.keys import RESULTS_HASH, archiving_key, ratings_applied_key, view_key
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.bulk import tournament_verdict
 from siege.hosting.export import Entry
-from siege.hosting.loader import decode_entries
-from siege.hosting.match_state import MatchState
+from siege.hosting.loader import CORE_CODEC
 from siege.hosting.signing import KeyRecord, Keyring
-from siege.tournament.state import TournamentState, evolve, is_tournament
+from siege.tournament.state import is_tournament
 from siege.tournament.store import CODEC as TOURNAMENT_CODEC
 
 STEPS = ("leased", "read", "written", "verified", "seats_dropped", "dropped", "forgotten")
@@ -138,8 +140,7 @@ class Archiver:
         data = bundle.pack(archive)
         name = bundle.object_name(match_id, kind)
         sha = bundle.digest(data)
-        if await self.store.get(name) != data:
-            await self.store.put(name, data)
+        await self.store.put(name, data)  # a second run puts the same bytes under the name
         self.checkpoint("written", match_id)
         check_copy(await self.store.get(name), sha, name, entries)
         self.checkpoint("verified", match_id)
@@ -198,30 +199,36 @@ class Summary:
     sealed_by: str
 
 
+def sealed_at(match_id: str, stored: bytes) -> int | None:
+    """When a log's last entry was written, if it is the seal that closes the log (the dice
+    service seals a match after its end and the seed's reveal, a tournament after its end)."""
+    codec = TOURNAMENT_CODEC if is_tournament(match_id) else CORE_CODEC
+    try:
+        envelope = codec.decode(stored)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None  # a game's own event: the core codec does not know it, and it is no seal
+    return envelope.at if isinstance(envelope.event, MatchSealed) else None
+
+
 def judge(match_id: str, kind: str, entries: list[Entry],
           keyring: Keyring) -> tuple[Summary | None, str | None]:
-    """(the summary, None) for a log ready to archive; (None, None) for one not complete yet;
-    (None, why) for one that fails its audit."""
+    """(the summary, None) for a log ready to archive; (None, None) for one not complete yet
+    (not sealed); (None, why) for one that fails its audit."""
+    if sealed_at(match_id, entries[-1][1]) is None:
+        return None, None
     if kind == "tournament":
-        state = TournamentState()
-        for _, stored, _ in entries:
-            evolve(state, TOURNAMENT_CODEC.decode(stored).event)
-        if not state.finished or state.sealed is None or state.created is None:
-            return None, None
         verdict = tournament_verdict(match_id, entries, keyring, allow_unsigned=False)
         if not verdict.ok:
             return None, verdict.reason
-        return Summary(state.created.game, [], state.sealed.key), None
-    ms = MatchState(match_id)
-    decode_entries(ms, entries)
-    if ms.created is None or ms.ended is None or ms.revealed is None or ms.sealed is None:
-        return None, None
+        created = TOURNAMENT_CODEC.decode(entries[0][1]).event
+        return Summary(getattr(created, "game", ""), [], verdict.sealed_by), None
     report = audit(entries, keyring)
     if not report.ok:
         return None, report.line()
     if report.seal != "verified":
         return None, f"its seal is {report.seal} by the published keys"
-    return Summary(ms.created.game, list(ms.created.clients), ms.sealed.key), None
+    created = CORE_CODEC.decode(entries[0][1]).event  # a MatchCreated: the audit checked it
+    return Summary(report.game, list(getattr(created, "clients", [])), report.sealed_by), None
 
 
 def seal_keys(sealed_by: str, keyring: Keyring) -> list[KeyRecord]:

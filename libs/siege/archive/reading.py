@@ -18,10 +18,9 @@ from typing import Any
 from siege.archive import bundle
 from siege.archive.bundle import Archive
 from siege.archive.stores import ArchiveStore, open_store
-from siege.archive.tombstones import Tombstone, name_of, read_tombstone, read_tombstones
+from siege.archive.tombstones import Tombstone, name_of, read_tombstone
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.export import Entry
-from siege.hosting.signing import KeyRecord
 from siege.tournament.state import is_tournament
 
 
@@ -72,8 +71,10 @@ class ArchivingLog(RedisEventLog):
 
     async def read(self, match_id: str, after_seq: int = 0) -> list[Entry]:
         live = await super().read(match_id, after_seq)
-        if live or after_seq > 0 and (await super().head(match_id))[0]:
+        if live:
             return live
+        if after_seq > 0 and (await super().head(match_id))[0]:
+            return live  # a live log with nothing after after_seq
         archive = await self.archive(match_id)
         if archive is None:
             return live
@@ -94,16 +95,3 @@ class ArchivingLog(RedisEventLog):
                 if match_id is not None:
                     ids.add(match_id)
         return sorted(ids)
-
-    async def tombstones(self) -> dict[str, Tombstone]:
-        return await read_tombstones(self.redis)
-
-    async def archived_keys(self, match_ids: list[str]) -> list[KeyRecord]:
-        """The key records the archives of these matches carry (for an audit whose store no
-        longer publishes them)."""
-        found: dict[str, KeyRecord] = {}
-        for match_id in match_ids:
-            archive = self._archives.get(match_id)
-            for record in archive.keys if archive else []:
-                found.setdefault(record.key, record)
-        return list(found.values())

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from siege.archive.bundle import object_name
 from siege.contracts.messages import MatchFinished
 from siege.eventlog.keys import (
     RESULTS_HASH,
@@ -60,8 +61,6 @@ _DROP_LUA = resources.files("siege.archive").joinpath("drop.lua").read_text("utf
 
 def name_of(match_id: str, tombstone: Tombstone) -> str:
     """The object the tombstone's archive is, in its store."""
-    from siege.archive.bundle import object_name
-
     return object_name(match_id, tombstone.kind)
 
 
@@ -76,6 +75,18 @@ def decode(raw: bytes) -> Tombstone:
 async def read_tombstone(redis: Any, match_id: str) -> Tombstone | None:
     raw = await redis.hget(archived_key(shard_of(match_id)), match_id)
     return None if raw is None else decode(raw)
+
+
+async def tombstones_of(redis: Any, match_ids: list[str]) -> dict[str, Tombstone]:
+    """The tombstones of those of ``match_ids`` that were archived (one pipelined round trip;
+    one key a command, since on a cluster the shards sit in their own slots)."""
+    if not match_ids:
+        return {}
+    async with redis.pipeline(transaction=False) as pipe:
+        for match_id in match_ids:
+            pipe.hget(archived_key(shard_of(match_id)), match_id)
+        raws = await pipe.execute()
+    return {m: decode(raw) for m, raw in zip(match_ids, raws, strict=True) if raw is not None}
 
 
 async def read_tombstones(redis: Any) -> dict[str, Tombstone]:

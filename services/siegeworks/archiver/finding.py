@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
-from siege.contracts.events import MatchSealed
+from siege.archive.archiving import sealed_at
 from siege.eventlog.keys import RESULTS_HASH, log_key
 from siege.eventlog.log import RedisEventLog
-from siege.hosting.loader import CORE_CODEC
 from siege.tournament.state import is_tournament
-from siege.tournament.store import CODEC as TOURNAMENT_CODEC
 
 _PAGE = 500  # ids asked about per pipelined round trip
 
@@ -33,16 +29,6 @@ async def live_ids(log: RedisEventLog, tournaments_only: bool = False) -> list[s
     """Every match (or only every tournament) whose log is in Redis."""
     ids = await log.match_ids()
     return [m for m in ids if is_tournament(m)] if tournaments_only else ids
-
-
-def sealed_at(match_id: str, stored: bytes) -> int | None:
-    """When the log's last entry was written, if it is the seal that closes the log."""
-    codec = TOURNAMENT_CODEC if is_tournament(match_id) else CORE_CODEC
-    try:
-        envelope = codec.decode(stored)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None  # a game's own event: the core codec does not know it, and it is no seal
-    return envelope.at if isinstance(envelope.event, MatchSealed) else None
 
 
 async def ready(redis: Any, ids: list[str], delay_ms: int, now_ms: int) -> list[str]:

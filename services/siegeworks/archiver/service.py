@@ -56,6 +56,14 @@ class Tally:
             self.bad_audits.add(outcome.match_id)
 
 
+def archiver_on(redis: Redis, store: ArchiveStore, name: str) -> Archiver:
+    """An archiver of the live logs in ``redis``, checking seals against the keys published
+    there, its leases held as ``<name>:<host>:<pid>``."""
+    return Archiver(redis, RedisEventLog(redis), store, lambda: read_keyring(redis),
+                    owner=f"{name}:{socket.gethostname()}:{os.getpid()}",
+                    now_ms=lambda: int(time.time() * 1000))
+
+
 async def one_pass(archiver: Archiver, redis: Redis, log: RedisEventLog, delay_ms: int,
                    sweep: bool, tally: Tally, log_out: structlog.typing.FilteringBoundLogger,
                    stop: asyncio.Event | None = None,
@@ -100,9 +108,7 @@ async def serve_archiver(redis_url: str, consumer: str, store: ArchiveStore, *,
     redis: Redis = connect(redis_url)  # type: ignore[assignment]
     log = RedisEventLog(redis)
     logger = structlog.get_logger(service="archiver", consumer=consumer)
-    archiver = Archiver(redis, log, store, lambda: read_keyring(redis),
-                        owner=f"{consumer}:{socket.gethostname()}:{os.getpid()}",
-                        now_ms=lambda: int(time.time() * 1000))
+    archiver = archiver_on(redis, store, consumer)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

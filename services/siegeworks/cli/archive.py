@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import os
-import socket
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -14,6 +12,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from siegeworks.cli.app import app
 from siegeworks.cli.common import JsonLines, RedisUrl, err, fail, out, run_async
+
+if TYPE_CHECKING:  # the archiving machinery is imported by the command that uses it
+    from siege.archive.archiving import Outcome
+    from siege.archive.stores import ArchiveStore
 
 ArchiveOption = Annotated[str | None, typer.Option(
     "--archive", envvar="SIEGE_ARCHIVE",
@@ -40,6 +42,7 @@ def archive_cmd(
 
     Examples: siege archive; siege archive castle-dash-s7-00000;
     siege archive --delay 3600 --archive s3://siege-archive/prod"""
+    from siege.archive.archiving import FAILED_AUDIT
     from siege.archive.stores import StoreError, open_store
     from siegeworks.redis_target import archive_url
 
@@ -57,7 +60,7 @@ def archive_cmd(
         lines.emit("archive", match_id=o.match_id, state=o.state, detail=o.detail,
                    bytes=o.size, log_bytes=o.raw)
     done = [o for o in outcomes if o.done]
-    refused = [o for o in outcomes if o.state == "failed its audit"]
+    refused = [o for o in outcomes if o.state == FAILED_AUDIT]
     if not as_json:
         for o in outcomes:
             if not o.done or matches:
@@ -71,22 +74,17 @@ def archive_cmd(
     raise typer.Exit(1 if refused else 0)
 
 
-async def _archive(named: list[str], delay: float, store, redis_url: str | None,  # noqa: ANN001
-                   quiet: bool) -> tuple[list, float]:  # type: ignore[type-arg]
-    from siege.archive.archiving import Archiver
-    from siege.eventlog.log import RedisEventLog
+async def _archive(named: list[str], delay: float, store: ArchiveStore, redis_url: str | None,
+                   quiet: bool) -> tuple[list[Outcome], float]:
     from siegeworks.archiver.finding import live_ids, ready
-    from siegeworks.keys import read_keyring
+    from siegeworks.archiver.service import archiver_on
     from siegeworks.redis_target import open_log
 
     async with open_log(redis_url) as (reader, _where, _url):
-        redis = reader.redis
-        log = RedisEventLog(redis)  # the live logs only: what is archived already stays so
-        now = int(time.time() * 1000)
-        ids = named or await ready(redis, await live_ids(log), int(delay * 1000), now)
-        archiver = Archiver(redis, log, store, lambda: read_keyring(redis),
-                            owner=f"siege-archive:{socket.gethostname()}:{os.getpid()}",
-                            now_ms=lambda: int(time.time() * 1000))
+        archiver = archiver_on(reader.redis, store, "siege-archive")
+        # The live logs only (the archiver's, not the reader's): what is archived stays so.
+        ids = named or await ready(archiver.redis, await live_ids(archiver.log),
+                                   int(delay * 1000), int(time.time() * 1000))
         started = time.perf_counter()
         if len(ids) > 1 and not quiet:
             with Progress(TextColumn("archive"), BarColumn(), MofNCompleteColumn(),

@@ -6,19 +6,16 @@ Everything about a game is left to the rules service.
 from __future__ import annotations
 
 from siege.contracts.messages import (
-    MAX_DETAIL,
     MAX_MATCH_ID,
     RULES_COMMANDS,
-    CommandRefused,
     CreateMatch,
     JoinMatch,
     LogAppended,
     Message,
     RegisterEntrant,
-    clipped,
 )
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import inbox_key, valid_client_id, valid_match_id
+from siege.eventlog.keys import valid_match_id
 from siege.eventlog.log import MatchArchivedError
 from siege.hosting.lobby import (
     Lobby,
@@ -41,7 +38,9 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
     # creator recovering its tokens) is answered as ever.
     if ctx.room.busy and (await ctx.loader.load(cmd.match_id)).created is None:
         ctx.loader.forget(cmd.match_id)
-        await refuse_busy(ctx, cmd)
+        await refuse(ctx, cmd.client, "cmd.create_match", cmd.match_id,
+                     Refusal(RejectionCode.STORE_BUSY, ctx.room.describe()),
+                     ctx.room.retry_after_ms)
         return
     holders = seat_holders(cmd)
     if not isinstance(holders, Refusal):
@@ -73,21 +72,6 @@ async def on_create_match(ctx: ServiceContext, cmd: CreateMatch) -> None:
                 await grant(ctx, cmd.match_id, lobby.create.game, seat, client)
         return
     await start(ctx, cmd, holders, list(cmd.seat_names))
-
-
-async def refuse_busy(ctx: ServiceContext, cmd: CreateMatch) -> None:
-    """``store_busy``, with the retry hint of the memory in use now: :func:`refuse`'s refusal
-    (logged, counted, cut to its bounds), which carries no hint."""
-    subject = clipped(cmd.match_id, MAX_MATCH_ID)
-    detail = clipped(ctx.room.describe(), MAX_DETAIL)
-    retry_after_ms = ctx.room.retry_after_ms
-    ctx.on_refused(cmd.client)
-    ctx.logger.info("command_refused", command="cmd.create_match", subject=subject,
-                    code=RejectionCode.STORE_BUSY, detail=detail, retry_after_ms=retry_after_ms)
-    if valid_client_id(cmd.client):
-        await ctx.bus.publish(inbox_key(cmd.client), CommandRefused(
-            command="cmd.create_match", subject=subject, code=RejectionCode.STORE_BUSY,
-            detail=detail, retry_after_ms=retry_after_ms))
 
 
 ARCHIVED = Refusal(RejectionCode.MATCH_ID_TAKEN, "this match was played and archived: its id "

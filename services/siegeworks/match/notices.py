@@ -16,17 +16,20 @@ from siegeworks.context import ServiceContext
 
 
 async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
-                 refusal: Refusal) -> None:
-    """Tells ``client`` why its command changed nothing. Subject and detail may quote what the
-    client sent (an illegal option, a bad id): they are cut to their bounds, so a refusal never
-    costs its inbox more than MAX_INBOX_ENTRY_BYTES, however large the command was."""
+                 refusal: Refusal, retry_after_ms: int = 0) -> None:
+    """Tells ``client`` why its command changed nothing (and, with ``retry_after_ms``, when to
+    send it again). Subject and detail may quote what the client sent (an illegal option, a bad
+    id): they are cut to their bounds, so a refusal never costs its inbox more than
+    MAX_INBOX_ENTRY_BYTES, however large the command was."""
     subject, detail = clipped(subject, MAX_MATCH_ID), clipped(refusal.detail, MAX_DETAIL)
     ctx.on_refused(client)
+    hint = {"retry_after_ms": retry_after_ms} if retry_after_ms else {}
     ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
-                    detail=detail)
+                    detail=detail, **hint)
     if valid_client_id(client):  # with no valid sender there is nobody to tell
         await ctx.bus.publish(inbox_key(client), CommandRefused(
-            command=command, subject=subject, code=refusal.code, detail=detail))
+            command=command, subject=subject, code=refusal.code, detail=detail,
+            retry_after_ms=retry_after_ms))
 
 
 async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:
