@@ -57,6 +57,7 @@ bench: install
 	$(BIN)/python tests/bench/pairing.py
 	$(BIN)/python tests/bench/durability.py
 	$(BIN)/python tests/bench/archive.py
+	$(BIN)/python tests/bench/idle.py
 	$(BIN)/python tests/bench/audit.py
 	$(BIN)/python tests/bench/web.py
 

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+import msgspec
 
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
 from siege.eventlog.keys import (
     REPLIES_STREAM,
     RESULTS_STREAM,
+    answers_key,
     client_of_commands_key,
     commands_key,
-    inbox_key,
+    gateway_of,
     valid_client_id,
 )
 
 Handler = Callable[[Any], Awaitable[None]]
+M = TypeVar("M", bound=Message)
 
 # Topics are the names of the Redis streams that carry them, so both transports agree.
 # Everything clients write goes on the sender's own stream (``commands_topic``): the match
@@ -40,9 +44,22 @@ def commands_topic(client: str) -> str:
 
 
 def reply_topic(client: str) -> str:
-    """Where a refusal goes: its sender's inbox, or the shared replies stream when the sender
-    named no valid client."""
-    return inbox_key(client) if valid_client_id(client) else REPLIES
+    """Where a refusal goes: its sender's inbox (a gateway's person's: the gateway's), or the
+    shared replies stream when the sender named no valid client."""
+    return answers_key(client) if valid_client_id(client) else REPLIES
+
+
+def addressed(message: M, client: str) -> M:
+    """``message`` as it goes to ``client``: on a gateway's inbox it names the person it is for
+    (``to``); anyone else's inbox is its own, and the message goes as it is."""
+    if gateway_of(client) is None:
+        return message
+    return msgspec.structs.replace(message, to=client)  # type: ignore[type-var]
+
+
+async def tell(bus: Bus, client: str, message: Message) -> None:
+    """Puts ``message`` where ``client`` hears what the services tell it (``answers_key``)."""
+    await bus.publish(reply_topic(client), addressed(message, client))
 RESULTS = RESULTS_STREAM  # MatchFinished from scoring
 
 

@@ -36,7 +36,13 @@ from siege.contracts.messages import (
 )
 from siege.contracts.rejections import RejectionCode
 from siege.engine.registry import get_engine
-from siege.eventlog.keys import LOBBY_HASH, RESULTS_HASH, commands_key, inbox_key
+from siege.eventlog.keys import (
+    DEAD_LETTER_STREAM,
+    LOBBY_HASH,
+    RESULTS_HASH,
+    commands_key,
+    inbox_key,
+)
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.audit import audit
 from siege.hosting.lobby import OPEN
@@ -219,14 +225,21 @@ async def judge(redis: Redis, log: RedisEventLog, trial: Trial, verdict: Verdict
                 keyring: Keyring | None) -> None:
     """Fills ``verdict`` from the client's streams and the match log."""
     decision_of: dict[str, int] = {}
-    for _, fields in await redis.xrange(commands_key(trial.client)):
+    stream = commands_key(trial.client)
+    # An entry that is no command leaves the stream as it is dead-lettered: the dead letters
+    # count them (and one still on the stream, not read yet, counts too).
+    unreadable = {fields[b"id"] for _, fields in await redis.xrange(DEAD_LETTER_STREAM)
+                  if fields.get(b"stream") == stream.encode()
+                  and fields.get(b"reason", b"").startswith(b"undecodable")}
+    for entry_id, fields in await redis.xrange(stream):
         try:
             command = bus_decoder.decode(fields.get(b"m", b""))
         except msgspec.MsgspecError:
-            verdict.malformed += 1
+            unreadable.add(entry_id)
             continue
         if isinstance(command, SubmitAction) and command.match_id == trial.match_id:
             decision_of[command.command_id] = command.decision
+    verdict.malformed = len(unreadable)
     rejected_decisions: set[int] = set()
     for _, fields in await redis.xrange(inbox_key(trial.client)):
         with contextlib.suppress(msgspec.MsgspecError):

@@ -3,8 +3,11 @@
 A client writes only its own commands stream (``siege.eventlog.keys.commands_key``), so the
 stream a command arrives on says who sent it: the services fill in or check the ``client``
 field of every command against it (a command naming another client is refused), and answers go
-to the sender's own inbox. Which streams to read is the registry ``siege:clients``, followed by
-``siegeworks.following``. See docs/decisions/0007-a-bus-no-client-can-break.md.
+to the sender's own inbox. A gateway (``siege.eventlog.keys.GATEWAYS``) speaks for many people
+on its one stream: a command there may name one of its own people, and is then theirs
+(docs/decisions/0018-a-gateway-speaks-for-many.md). Which streams to read is the registry
+``siege:clients``, followed by ``siegeworks.following``. See
+docs/decisions/0007-a-bus-no-client-can-break.md.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from siege.contracts.messages import (
 from siege.contracts.rejections import RejectionCode
 from siege.eventlog.keys import (
     client_of_commands_key,
+    gateway_of,
+    speaks_for,
 )
 from siege.hosting.lobby import Refusal
 from siege.hosting.rules import Rejection
@@ -46,13 +51,21 @@ again if it still is, so a flood costs at most a batch per second of each servic
 
 def attribute(message: Message, sender: str) -> Message | Refusal:
     """``message`` as sent by ``sender`` (whose stream it came on): its ``client`` filled in
-    when empty, refused when it names someone else."""
+    when empty, refused when it names someone else, unless ``sender`` is a gateway and the
+    client named one of its people. A person's own stream is nobody's to write: only its
+    gateway speaks for it."""
     named = getattr(message, "client", None)
+    if gateway_of(sender) is not None:
+        return Refusal(RejectionCode.BAD_CLIENT, f"{sender} is a person of gateway "
+                       f"{gateway_of(sender)}: only that gateway's stream speaks for it")
     if named is None:
+        return message
+    if speaks_for(sender, named):
         return message
     if named not in ("", sender):
         return Refusal(RejectionCode.BAD_CLIENT, f"a command on {sender}'s stream names "
-                       f"client {named[:64]!r}: a client acts only as itself")
+                       f"client {named[:64]!r}: a client acts only as itself (a gateway, "
+                       "only for its own people)")
     if named == "":
         return msgspec.structs.replace(message, client=sender)  # type: ignore[type-var]
     return message
@@ -115,8 +128,12 @@ class Admission:
         if now - self._swept > 60:
             self.quotas.forget_idle(now)
             self._swept = now
-        if kind is not None and not self.quotas.allow(sender, kind, now):
-            self._pause(sender)
+        # A gateway's people have a quota each: one person's flood is refused, and the gateway's
+        # stream, which carries everyone else's commands too, is not rested for it.
+        acting = str(getattr(bound, "client", "") or sender)
+        if kind is not None and not self.quotas.allow(acting, kind, now):
+            if acting == sender:
+                self._pause(sender)
             rate = self.quotas.rates[kind]
             await self._refuse(ctx, bound, sender, Refusal(
                 RejectionCode.RATE_LIMITED, f"over {rate.per_s:g} {kind} per second "
@@ -126,6 +143,11 @@ class Admission:
 
     async def _refuse(self, ctx: ServiceContext, message: Message, sender: str,
                       refusal: Refusal) -> None:
+        """Tells the acting client (the person a gateway spoke for, once attributed; else the
+        stream's owner) why its command was not let in."""
+        named = str(getattr(message, "client", ""))
+        if speaks_for(sender, named):
+            sender = named
         if isinstance(message, SubmitAction | ResignMatch):
             await reject(ctx, msgspec.structs.replace(message, client=sender),
                          Rejection(refusal.code, refusal.detail))

@@ -28,7 +28,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from siege.archive.reading import ArchivingLog
 from siege.archive.stores import ArchiveStore, open_store
-from siege.eventlog.embedded import EmbeddedRedis
+from siege.eventlog.embedded import COMMAND_LIMITS, EmbeddedRedis
 
 HOME_NAME = ".siege"
 SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
@@ -172,7 +172,7 @@ async def open_log(redis_url: str | None) -> AsyncIterator[tuple[ArchivingLog, s
     # although it is Redis' default, since a config file could say otherwise.
     persist = ("--dir", str(folder), "--appendonly", "yes", "--appendfsync", "everysec",
                "--maxmemory-policy", "noeviction")
-    async with EmbeddedRedis(extra_args=persist) as server:
+    async with EmbeddedRedis(extra_args=(*persist, *COMMAND_LIMITS)) as server:
         client = Redis.from_url(server.url)
         try:
             yield (ArchivingLog(client, archive_store()), f"embedded redis (data in {folder})",

@@ -68,6 +68,8 @@ from siegeworks.store_watch import (
     reannounce_unfinished,
     tell_the_others,
 )
+from siegeworks.transport.activity import Activity, Notifications
+from siegeworks.transport.byte_watch import ByteWatch
 from siegeworks.transport.counting import CountingConnection, commands_sent
 from siegeworks.transport.leases import ShardLeases
 from siegeworks.transport.redis_bus import RedisBus
@@ -86,6 +88,11 @@ CLIENT_BACKLOG = 10_000
 """Entries kept (about) on a client's commands stream, read or not: a client flooding its own
 stream faster than its quota lets it be read loses its own oldest commands, and memory stays
 bounded (an honest client has a few hundred in flight at most)."""
+QUIET_AFTER_S = 30.0
+"""A client's stream not written for this long is read no more until it is (an idle client
+costs nothing: siegeworks.transport.activity); ``SIEGE_QUIET_AFTER_S`` changes it."""
+SWEEP_EVERY_S = 60.0
+"""How often every followed stream is read once anyway (``SIEGE_SWEEP_EVERY_S``)."""
 TRIM_EVERY_S = 30.0
 """How often a service trims the streams it reads below what every group still needs: the bus
 carries pointers and commands, not history (the logs are the history), so it stays small."""
@@ -426,21 +433,38 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
         return not leases.holds(stream) or admission.skips(stream)
 
     metrics = ServiceMetrics(service, consumer)
+    # The match service keeps suspect clients' streams under their byte budget as they write.
+    bytes_watch = (ByteWatch(redis, lambda stream: (client := client_of_commands_key(stream))
+                             is not None and admission.paused(client), logger=ctx.logger)
+                   if service == "match" else None)
+
+    async def unreadable(stream: str, fields: Mapping[bytes, bytes],
+                         error: BaseException) -> None:
+        if bytes_watch is not None:
+            bytes_watch.mark(stream)
+        await ingress.answer_unreadable(ctx, stream, fields, error)
+
+    # Only the clients' streams written lately are read (siegeworks.transport.activity).
+    activity = (Activity(float(os.environ.get("SIEGE_QUIET_AFTER_S", QUIET_AFTER_S)),
+                         float(os.environ.get("SIEGE_SWEEP_EVERY_S", SWEEP_EVERY_S)))
+                if service in ("match", "rules") else None)
+    if activity is not None and bytes_watch is not None:
+        activity.on_write = bytes_watch.written
     reader = StreamConsumer(redis, streams, group=service, consumer=consumer, handler=handle,
                             decode=decode_lifecycle if service == "match" else decode_entry,
                             claim_idle_ms=claim_idle_ms, logger=ctx.logger,
                             key=lambda message: getattr(message, "match_id", None),
                             before_ack=bus.flush, pipelined=pipelined,
                             flush_failures=lambda: bus.failed_flushes,
-                            on_undecodable=(partial(ingress.answer_unreadable, ctx)
-                                            if service == "match" else None),
+                            on_undecodable=(unreadable if service == "match" else None),
+                            drop_undecodable=(_is_commands if service == "match" else None),
                             # Commands that do not parse are the match service's to dead-letter
                             # (it owns message shape); the rules group just passes them by.
                             not_ours_if_undecodable=(
                                 _is_commands if service == "rules" else None),
                             reads=reads, read_interval_ms=_read_interval_ms(service),
                             skip=skip, skip_key=lambda: (leases.moves, admission.resting()),
-                            on_batch=metrics.observe_batch)
+                            on_batch=metrics.observe_batch, activity=activity)
     stop = stop or asyncio.Event()
     metrics.watch(reader, stop)
     if server is not None:  # /readyz says 503 until the consumer's start-up is done
@@ -450,12 +474,29 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
         loop.add_signal_handler(sig, stop.set)
 
     def looked_after() -> list[str]:
-        """The streams whose upkeep (lag measured, entries trimmed, backlogs capped) is this
-        replica's: those of the shards it holds, not every stream it follows."""
-        return leases.looked_after(reader.streams)
+        """The streams whose upkeep (lag measured, backlogs capped) is this replica's: those
+        of the shards it holds, not every stream it follows; of the clients' streams, only
+        those written lately when that is known."""
+        return leases.looked_after(reader.considered())
 
-    registry = backlogs = None
-    if service in ("match", "rules"):  # the services that read the clients' commands
+    def to_trim() -> list[str]:
+        """What the trimmer goes over: as :func:`looked_after`, with the clients' streams
+        written since its last pass (one gone quiet meanwhile is trimmed once more)."""
+        if activity is None or not activity.live:
+            return leases.looked_after(reader.streams)
+        touched = activity.touched()
+        return [stream for stream in reader.streams[:len(streams)]
+                + sorted(touched & reader.followed) if leases.looks_after(stream)]
+
+    registry = backlogs = notifications = None
+    if activity is not None:  # the services that read the clients' commands
+        # A shard taken over: its clients' streams may hold what its last holder left.
+        leases.on_change.append(lambda held: (reader.claim_everything_soon(),
+                                              activity.sweep_now()))
+        notifications = asyncio.create_task(Notifications(
+            redis, activity, f"{service}:{consumer}",
+            wanted=lambda stream: client_of_commands_key(stream) is not None,
+            logger=ctx.logger).run(stop))
         # Every replica follows the doorbell itself: whichever holds a new client's shard
         # reads its first command at once.
         follower = RegistryFollower(redis, follow, lambda: reader.followed)
@@ -468,7 +509,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     running = asyncio.create_task(reader.run())
     leasing = asyncio.create_task(leases.run(stop))
     trimmer = asyncio.create_task(trim_forever(
-        redis, looked_after,
+        redis, to_trim,
         float(os.environ.get("SIEGE_TRIM_EVERY_S", TRIM_EVERY_S)), stop, ctx.logger))
     beat = asyncio.create_task(_heartbeat(redis, service, consumer, reader, stop, watch,
                                           rewound, ctx.room, metrics,
@@ -483,7 +524,7 @@ async def _serve(service: str, redis_url: str, consumer: str, *, claim_idle_ms: 
     await leasing
     await beat
     await trimmer
-    for task in (registry, backlogs, clocks):
+    for task in (registry, backlogs, clocks, notifications):
         if task is not None:
             await task
     await redis.delete(health_key(service, consumer))

@@ -107,12 +107,13 @@ class ServiceProcesses:
         raise ServiceStartError(f"services not healthy after {timeout_s}s; logs in {self.log_dir}")
 
     @asynccontextmanager
-    async def running(self, redis: Redis) -> AsyncIterator[ServiceProcesses]:
+    async def running(self, redis: Redis,
+                      timeout_s: float = 30.0) -> AsyncIterator[ServiceProcesses]:
         """All services started and healthy for the block; stopped after it, whatever happens
         (their exit codes are then in ``exit_codes``)."""
         self.start_all()
         try:
-            await self.wait_healthy(redis)
+            await self.wait_healthy(redis, timeout_s)
             yield self
         finally:
             self.exit_codes = self.stop_all()

@@ -23,7 +23,6 @@ from redis.asyncio import Redis
 from siege.archive.reading import ArchivingLog
 from siege.contracts.events import Event
 from siege.contracts.messages import MatchFinished, TournamentEnded
-from siege.eventlog.keys import inbox_key
 from siege.hosting.clock import Clock
 from siege.hosting.lobby import OPEN
 from siege.tournament.events import (
@@ -39,6 +38,7 @@ from siege.tournament.events import (
 from siege.tournament.formats import pair_next, total_rounds
 from siege.tournament.state import TournamentState, outside_entrants, tournament_id_for
 from siege.tournament.store import TournamentStore
+from siegeworks.bus import tell
 from siegeworks.redis_target import archive_store
 from siegeworks.remote_run import MatchSpec, play_specs, run_client_id
 from siegeworks.transport.redis_bus import RedisBus
@@ -132,7 +132,7 @@ async def run_tournament(spec: TournamentSpec, redis: Redis, clock: Clock,
         state = await _play_round(store, state, spec, redis, bots_seed, on_match)
     bus = RedisBus(redis)
     for client in state.clients.values():  # outside entrants: no more seats will come
-        await bus.publish(inbox_key(client), TournamentEnded(tournament_id=tid))
+        await tell(bus, client, TournamentEnded(tournament_id=tid))
     progress("finished")
     return state
 

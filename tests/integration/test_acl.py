@@ -40,6 +40,7 @@ from siege.eventlog.keys import (
     SEAT_SECRET_KEY,
     archived_key,
     commands_key,
+    gateway_key,
     inbox_key,
     log_key,
     seed_key,
@@ -187,6 +188,16 @@ def test_services_and_clients_play_under_their_own_acl_users(
     ("siege-web", ("XADD", commands_key("webber"), "*", "m", "x")),
     ("siege-web", ("XRANGE", inbox_key("web-x"), "-", "+")),
     ("siege-web", ("SADD", "siege:other", "x")),
+    # It speaks for its people on its own stream only, and hears them on its own inbox: a
+    # person's commands stream and inbox are not its (decision 0018).
+    ("siege-web", ("XADD", commands_key(PERSON), "*", "m", "x")),
+    ("siege-web", ("XREAD", "STREAMS", inbox_key(PERSON), "0-0")),
+    # Its own keys are its alone: no client nor service reads who holds which table.
+    ("client-alice", ("HGETALL", gateway_key(GATEWAY_CLIENT, "person", PERSON))),
+    ("client-alice", ("SMEMBERS", gateway_key(GATEWAY_CLIENT, "playing"))),
+    ("siege-match", ("HGETALL", gateway_key(GATEWAY_CLIENT, "person", PERSON))),
+    ("siege-auditor", ("GET", gateway_key(GATEWAY_CLIENT, "bots", "m"))),
+    ("siege-web", ("HSET", "siege:gateway:other-gateway:person:x", "m", "x")),
 ])
 def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
                                    command: tuple[str, ...]) -> None:
@@ -221,12 +232,19 @@ def test_what_each_user_is_refused(acl_redis: EmbeddedRedis, user: str,
     ("siege-web", "pw-web", ("XREAD", "STREAMS", watch_key("m"), "0-0")),
     ("siege-web", "pw-web", ("XADD", commands_key(GATEWAY_CLIENT), "*", "m", "x")),
     ("siege-web", "pw-web", ("XREAD", "STREAMS", inbox_key(GATEWAY_CLIENT), "0-0")),
-    # For a person in a browser: their commands, their inbox and seats, their registration.
-    ("siege-web", "pw-web", ("XADD", commands_key(PERSON), "*", "m", "x")),
-    ("siege-web", "pw-web", ("XREAD", "STREAMS", inbox_key(PERSON), "0-0")),
+    # For a person in a browser: their seats' prompts; the gateway registers itself.
     ("siege-web", "pw-web", ("XREAD", "STREAMS", view_key(PERSON, "m", 1), "0-0")),
-    ("siege-web", "pw-web", ("SADD", CLIENTS_KEY, PERSON)),
-    ("siege-web", "pw-web", ("XADD", CLIENTS_CHANGED_STREAM, "*", "c", PERSON)),
+    ("siege-web", "pw-web", ("SADD", CLIENTS_KEY, GATEWAY_CLIENT)),
+    ("siege-web", "pw-web", ("XADD", CLIENTS_CHANGED_STREAM, "*", "c", GATEWAY_CLIENT)),
+    # Who holds which table, kept under its own keys across restarts, bounded by expiry.
+    ("siege-web", "pw-web", ("HSET", gateway_key(GATEWAY_CLIENT, "person", PERSON), "m", "x")),
+    ("siege-web", "pw-web", ("HGETALL", gateway_key(GATEWAY_CLIENT, "person", PERSON))),
+    ("siege-web", "pw-web", ("EXPIRE", gateway_key(GATEWAY_CLIENT, "person", PERSON), "60")),
+    ("siege-web", "pw-web", ("SADD", gateway_key(GATEWAY_CLIENT, "playing"), "person:x")),
+    ("siege-web", "pw-web", ("SMEMBERS", gateway_key(GATEWAY_CLIENT, "playing"))),
+    ("siege-web", "pw-web", ("SREM", gateway_key(GATEWAY_CLIENT, "playing"), "person:x")),
+    ("siege-web", "pw-web", ("SET", gateway_key(GATEWAY_CLIENT, "bots", "m"), "x", "EX", "60")),
+    ("siege-web", "pw-web", ("GET", gateway_key(GATEWAY_CLIENT, "inbox-read"))),
 ])
 def test_what_each_user_may_do(acl_redis: EmbeddedRedis, user: str, password: str,
                                command: tuple[str, ...]) -> None:

@@ -228,6 +228,28 @@ def test_a_seat_keeps_only_its_current_prompt_and_goes_an_hour_after_the_match(
 # Inboxes: the newest INBOX_MAXLEN, and gone when idle
 
 
+def test_a_gateways_inbox_keeps_fifty_clients_worth(redis_client: Redis, run: Run) -> None:
+    """A gateway's inbox carries the answers of all its people (decision 0018): it is bounded
+    at GATEWAY_INBOX_MAXLEN, not at a client's 2,000, and every answer names its person."""
+    async def scenario() -> None:
+        r = redis_client
+        ctx = contexts(r, True)["match"]
+        ctx.bus = bus = RedisBus(r, buffered=True, pipelined=PipelinedRedis.like(r))
+        sent = bounds.INBOX_MAXLEN * 2
+        for n in range(sent):
+            await notices.refuse(ctx, f"web.{n % 7:016x}", "cmd.join_match", f"m-{n}",
+                                 Refusal(RejectionCode.UNKNOWN_MATCH, "no such match"))
+        await bus.flush()
+        inbox = inbox_key("web-gateway")
+        assert await r.xlen(inbox) == sent
+        assert bounds.write_bound(inbox).maxlen == bounds.GATEWAY_INBOX_MAXLEN
+        assert bounds.write_bound(inbox_key("alice")).maxlen == bounds.INBOX_MAXLEN
+        last = bus_decoder.decode((await r.xrevrange(inbox, count=1))[0][1][b"m"])
+        assert isinstance(last, CommandRefused) and last.to == f"web.{(sent - 1) % 7:016x}"
+
+    run(scenario())
+
+
 @pytest.mark.parametrize("pipelined", [False, True], ids=["redis-py", "pipelined"])
 def test_an_inbox_keeps_about_its_newest_entries_and_goes_when_idle(
     redis_client: Redis, run: Run, pipelined: bool

@@ -33,29 +33,39 @@ def test_person_ids_are_the_gateways_own() -> None:
         assert not is_person_id(other)
 
 
-def test_a_page_looked_at_costs_the_gateway_nothing() -> None:
+def test_a_page_looked_at_costs_the_gateway_nothing(redis_url: str) -> None:
     """A browser without the cookie gets an id, but only one that asks for something (a
     match, a seat, a tournament) is remembered: a crawler cannot fill the gateway's memory."""
+    import asyncio
+
     from redis.asyncio import Redis
     from starlette.requests import Request
 
     from siegeworks.web.app import Gateway
 
-    gateway = Gateway(Redis())  # never connected: nothing here reads the store
-    fresh = Request({"type": "http", "headers": []})
-    for _ in range(3):
-        person, new = gateway._person(fresh)
-        assert new and gateway.people.find(person.client) is None
-    kept, new = gateway._person(fresh, keep=True)
-    assert new and gateway.people.find(kept.client) is kept
-    cookie = f"siege_person={kept.client}".encode()
-    back, new = gateway._person(Request({"type": "http", "headers": [(b"cookie", cookie)]}))
-    assert back is kept and not new
+    async def scenario() -> None:
+        redis = Redis.from_url(redis_url)
+        try:
+            gateway = Gateway(redis)
+            fresh = Request({"type": "http", "headers": []})
+            for _ in range(3):
+                person, new = await gateway._person(fresh)
+                assert new and gateway.people.find(person.client) is None
+            kept, new = await gateway._person(fresh, keep=True)
+            assert new and gateway.people.find(kept.client) is kept
+            cookie = f"siege_person={kept.client}".encode()
+            back, new = await gateway._person(
+                Request({"type": "http", "headers": [(b"cookie", cookie)]}))
+            assert back is kept and not new
+        finally:
+            await redis.aclose()
+
+    asyncio.run(scenario())
 
 
 def test_made_up_cookies_cost_a_bounded_memory(redis_url: str) -> None:
-    """A cookie of the right shape the gateway never gave (a guess) runs nothing; past the
-    limit, people with no table are forgotten."""
+    """A cookie of the right shape the gateway never gave (a guess) runs nothing and finds
+    nothing; past the limit, people with nothing in play are forgotten."""
     import asyncio
 
     from redis.asyncio import Redis
@@ -71,10 +81,10 @@ def test_made_up_cookies_cost_a_bounded_memory(redis_url: str) -> None:
             for n in range(12):
                 made_up = f"web.{n:016x}"
                 cookie = f"siege_person={made_up}".encode()
-                person, new = gateway._person(Request({"type": "http",
-                                                       "headers": [(b"cookie", cookie)]}))
+                person, new = await gateway._person(
+                    Request({"type": "http", "headers": [(b"cookie", cookie)]}), keep=True)
                 assert not new and person.client == made_up
-                assert not person.tasks  # nothing read on its behalf
+                assert not person.tables and not person.kept  # nothing of anyone's
                 assert len(gateway.people._people) <= 5
         finally:
             await redis.aclose()

@@ -68,7 +68,14 @@ def clipped(text: str, limit: int) -> str:
 _CLIENT = (
     "The sender: `\"\"` or its own client id. The services take the sender from the commands "
     "stream the command came on and fill this in; a command naming another client is refused "
-    "(`bad_client`). Every answer goes to the sender's inbox.")
+    "(`bad_client`), except on a gateway's stream, which names the person it speaks for "
+    "(docs/clients.md, \"Gateways\"). Every answer goes to the sender's inbox (a person's, "
+    "to its gateway's, naming it in `to`).")
+_TO = (
+    "Whom this answer is for, on a gateway's inbox: the person (a client id under the "
+    "gateway's prefix, docs/clients.md \"Gateways\") whose command it answers or whose seat "
+    "it concerns; `\"\"` on a client's own inbox and on the results stream. Added in contract "
+    "2.2: a client of 2.1 ignores it.")
 _SEAT = "The seat number, from 0, in the match's seat order (the order of `seat_names`)."
 _DECISION = (
     "The decision point's number, as the seat's SeatPrompted gives it and its SubmitAction "
@@ -252,6 +259,7 @@ class SeatGranted(Message, frozen=True, tag="note.seat_granted", kw_only=True):
         "`siege:client:{s<client shard>}:<client id>:seat:<match_id>:<seat>`: XREAD it from "
         "`0-0`, one "
         "SeatPrompted per decision."))]
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class EntrantAccepted(Message, frozen=True, tag="note.entrant_accepted", kw_only=True):
@@ -261,12 +269,14 @@ class EntrantAccepted(Message, frozen=True, tag="note.entrant_accepted", kw_only
     entrant_id: Annotated[str, Meta(description=(
         "The client's entrant id in the tournament, `c-<client id>`: pairings, tables and "
         "standings name it so. Registering again returns the same id."))]
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class TournamentEnded(Message, frozen=True, tag="note.tournament_ended", kw_only=True):
     """Sent to each outside entrant when its tournament is over: no more seats will come."""
 
     tournament_id: Annotated[str, Meta(description=_TOURNAMENT_ID + " The one that ended.")]
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=True):
@@ -293,6 +303,7 @@ class CommandRefused(Message, frozen=True, tag="note.command_refused", kw_only=T
         "Set on `store_busy` (1,000 at the threshold, growing with the memory used, at most "
         "30,000); 0 on the other codes. Added in contract 2.1: a client of 2.0 ignores it, "
         "and a refusal from a service before 2.1 decodes with 0."))] = 0
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class LogAppended(Message, frozen=True, tag="note.log_appended", kw_only=True):
@@ -355,6 +366,7 @@ class ActionAcknowledged(Message, frozen=True, tag="note.action_acknowledged", k
     seq: Annotated[int, Meta(description=(
         "The seq (1-based position in the match log) of the action's ActionAccepted; the "
         "game events it produced follow it."))]
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class ActionRejected(Message, frozen=True, tag="note.action_rejected", kw_only=True):
@@ -374,6 +386,7 @@ class ActionRejected(Message, frozen=True, tag="note.action_rejected", kw_only=T
         "`not_your_turn`, `stale_decision`, `malformed` (none of the game's actions), "
         "`illegal_action`."))]
     detail: Annotated[Detail, Meta(description=_DETAIL)] = ""
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=True):
@@ -405,6 +418,7 @@ class MatchFinished(Message, frozen=True, tag="note.match_finished", kw_only=Tru
     resigned: Annotated[list[int], Meta(description=(
         "The seats that resigned (ResignMatch), when `reason` is `resigned`; empty "
         "otherwise. Added in contract 1.1."))] = []
+    to: Annotated[ClientId, Meta(description=_TO)] = ""
 
 
 BUS_MESSAGES = (

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-CONTRACT_VERSION = "2.1"
+CONTRACT_VERSION = "2.2"
 """The running services say it in the hash ``siege.eventlog.keys.CONTRACT_KEY`` (``version``)."""
 
 

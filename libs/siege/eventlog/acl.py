@@ -16,6 +16,7 @@ from siege.eventlog.keys import (
     CLIENTS_KEY,
     CONTRACT_KEY,
     DEAD_LETTER_STREAM,
+    GATEWAYS,
     KEYS_HASH,
     LOBBY_HASH,
     RESULTS_HASH,
@@ -23,6 +24,7 @@ from siege.eventlog.keys import (
     SEAT_SECRET_KEY,
     client_prefix,
     commands_key,
+    gateway_key,
 )
 
 # What a Redis Cluster client needs to find its way, for every user: the slot map (redis-py asks
@@ -49,6 +51,13 @@ _CLIENTS = "siege:client:*"  # services write every client's inbox and seat stre
 _CLIENT_COMMANDS = "siege:client:*:commands"
 # Which clients there are: read at start and on every doorbell.
 _REGISTRY = (f"%R~{CLIENTS_KEY}", f"%RW~{CLIENTS_CHANGED_STREAM}")
+# Which clients wrote lately: Redis's keyspace events of their commands streams, and a probe
+# stream of the replica's own that proves they arrive (siegeworks.transport.activity). On db 0,
+# as every deployment here is (a cluster has no other): PSUBSCRIBE is allowed only the pattern
+# written here, letter for letter.
+_HEARING = ("+psubscribe", "+punsubscribe", "+subscribe", "+unsubscribe",
+            "&__keyspace@0__:siege:client:*:commands", "&__keyspace@0__:siege:probe:*",
+            "%RW~siege:probe:*")
 _HEALTH = "siege:health:*"
 _WATCH = "{s*}:watch:*"
 # Archived matches' tombstones: where each went and its result (public, as the results are).
@@ -67,14 +76,16 @@ _APPENDS = (f"%RW~{_LOG}", f"%RW~{_ALL_BUSES}", f"%RW~{_MATCH_INDEX}")
 
 SERVICE_KEYS: dict[str, tuple[str, ...]] = {
     "match": (
-        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_APPENDS, "%RW~{s*}:lobby:*", f"%RW~{LOBBY_HASH}",
+        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_HEARING, *_APPENDS, "%RW~{s*}:lobby:*",
+        f"%RW~{LOBBY_HASH}",
         f"%RW~{CONTRACT_KEY}",
         f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:deadlines", f"%W~{_CLIENTS}", *_COMMON,
     ),
     "rules": (
         # Actions come straight from the command stream (a group of its own: XREADGROUP writes)
         # and are checked against the seat secret, which either service may create first.
-        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, f"%RW~{SEAT_SECRET_KEY}", "%RW~{s*}:bus:rules",
+        f"%RW~{_CLIENT_COMMANDS}", *_REGISTRY, *_HEARING, f"%RW~{SEAT_SECRET_KEY}",
+        "%RW~{s*}:bus:rules",
         *_APPENDS, f"%RW~{_WATCH}",
         "%RW~{s*}:deadlines", f"%W~{_CLIENTS}", *_COMMON,
     ),
@@ -119,26 +130,32 @@ def client_rules(client: str) -> list[str]:
 
 
 GATEWAY_CLIENT = "web-gateway"
-"""The client id the web gateway watches matches under (siegeworks.web)."""
+"""The client id of the web gateway (siegeworks.web): it watches matches under it, and speaks
+for every person in a browser on its commands stream (``siege.eventlog.keys.GATEWAYS``)."""
 
-GATEWAY_PEOPLE = "web."
-"""Every client id the gateway acts under for a person in a browser (and for the bots it
-runs for them) starts so: ``web.<16 hex digits>`` (siegeworks.web.play)."""
+GATEWAY_PEOPLE = GATEWAYS[GATEWAY_CLIENT]
+"""Every client id the gateway acts for (a person in a browser, and the bots it runs for them)
+starts so: ``web.<16 hex digits>`` (siegeworks.web.play)."""
+
+GATEWAY_COMMANDS = ("+exists", "+zrange", "+zrangebyscore", "+lrange", "+hset", "+hdel",
+                    "+sadd", "+srem", "+smembers", "+set", "+get", "+expire", "+del")
 
 
 def gateway_rules() -> list[str]:
     """The web gateway reads what the auditor reads (logs, whose pages show only what a
     spectator sees; results; ratings) and the public lobby, and watches matches as a client:
-    its own commands stream and streams, and the matches' public streams. It is the client of
-    the people playing in browsers too: it writes the commands streams and reads the streams
-    of ids under ``GATEWAY_PEOPLE`` only, and registers them (a name in the set of clients
-    opens nothing: what a client may write is its ACL's)."""
-    people = f"siege:client:{{s*}}:{GATEWAY_PEOPLE}*:"
-    return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, "+exists",
-            "+zrange", "+zrangebyscore", "+lrange", "+sadd", *AUDITOR_KEYS,
+    its own commands stream and streams, and the matches' public streams. It speaks for the
+    people playing in browsers on its own commands stream, the only one it writes (the services
+    take a command naming one of its people from no other: docs/decisions/0018), hears their
+    answers on its own inbox, and reads the seat streams of ids under ``GATEWAY_PEOPLE`` only.
+    It registers itself (a name in the set of clients opens nothing: what a client may write is
+    its ACL's), and keeps its people's tables under its own keys (``gateway_key``)."""
+    people = f"siege:client:{{s*}}:{GATEWAY_PEOPLE}*:seat:*"
+    return ["on", "resetkeys", "resetchannels", "-@all", *CLIENT_COMMANDS, *GATEWAY_COMMANDS,
+            *AUDITOR_KEYS,
             f"%W~{commands_key(GATEWAY_CLIENT)}",
             f"%R~{client_prefix(GATEWAY_CLIENT)}*", f"%R~{LOBBY_HASH}", f"%R~{_WATCH}",
-            f"%W~{people}commands", f"%R~{people}*", f"%W~{CLIENTS_KEY}",
+            f"%R~{people}", f"%RW~{gateway_key(GATEWAY_CLIENT)}:*", f"%W~{CLIENTS_KEY}",
             f"%W~{CLIENTS_CHANGED_STREAM}"]
 
 

@@ -42,7 +42,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoPermissionError, ResponseError
 
 from siege.eventlog.acl import client_rules
-from siege.eventlog.keys import CLIENTS_CHANGED_STREAM, CLIENTS_KEY, valid_client_id
+from siege.eventlog.keys import (
+    CLIENTS_CHANGED_STREAM,
+    CLIENTS_KEY,
+    gateway_of,
+    valid_client_id,
+)
 
 USER_PREFIX = "client-"
 PASSWORD_BYTES = 32
@@ -194,8 +199,12 @@ async def issue(redis: Redis, client: str, *, replace: bool = False,
 
     A client that has a user already is refused (:class:`ClientExistsError`) unless
     ``replace``: then the old user is deleted first, in the same transaction, so its password
-    and its open connections are gone as with :func:`revoke`."""
+    and its open connections are gone as with :func:`revoke`. An id under a gateway's people
+    prefix is refused: only that gateway speaks for it (``siege.eventlog.keys.GATEWAYS``)."""
     _checked(client)
+    if gateway_of(client) is not None:
+        raise CredentialsError(f"client id {client!r} is under gateway {gateway_of(client)}'s "
+                               "people prefix: only that gateway speaks for such ids")
     if await _user_exists(redis, client):
         if not replace:
             raise ClientExistsError(f"client {client!r} exists already: rotate its password "

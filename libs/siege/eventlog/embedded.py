@@ -125,6 +125,13 @@ def _tail(path: Path, lines: int = 20) -> str:
     return "\n".join(text.splitlines()[-lines:]) or "(empty log)"
 
 
+COMMAND_LIMITS = ("--proto-max-bulk-len", "1mb", "--client-query-buffer-limit", "1mb")
+"""At most 1 MB in one command: what one write of a client may hold
+(siegeworks.transport.byte_watch; deploy/redis/redis.conf sets the same). The servers ``siege``
+starts take these; the tests' servers do not, so that a test may still write a large value
+(memory filled on purpose, fuzzed commands)."""
+
+
 class EmbeddedRedis:
     """A redis-server subprocess on a free 127.0.0.1 port, for the duration of a ``with``.
 
@@ -212,6 +219,9 @@ class EmbeddedRedis:
             "--dir", str(self.dir),
             "--save", "",
             "--appendonly", "no",
+            # Keyspace events of streams: the services hear which clients wrote, and read no
+            # idle client's stream (docs/decisions/0017-idle-clients-cost-nothing.md).
+            "--notify-keyspace-events", "Kt",
             "--daemonize", "no",
             *(cluster_args if self.cluster else ()),
             *self.extra_args,

@@ -166,6 +166,46 @@ def client_of_commands_key(key: str) -> str | None:
     return found[2] if int(found[1]) == client_shard(found[2]) else None
 
 
+GATEWAYS: dict[str, str] = {"web-gateway": "web."}
+"""Every gateway, by its client id, with the prefix of the ids of the people it speaks for: a
+gateway writes the commands of all its people on its own commands stream, each naming its
+person in ``client``, and the services take a command naming another client only from the
+gateway whose people it is (``siegeworks.ingress.attribute``). One gateway per prefix, and no
+prefix inside another: a person id is only ever acted for by one gateway
+(docs/decisions/0018-a-gateway-speaks-for-many.md)."""
+
+
+def gateway_of(client: str) -> str | None:
+    """The gateway ``client`` is a person of (its id is under that gateway's prefix), or None
+    for a client that speaks for itself."""
+    for gateway, prefix in GATEWAYS.items():
+        if client.startswith(prefix) and len(client) > len(prefix):
+            return gateway
+    return None
+
+
+def speaks_for(gateway: str, client: str) -> bool:
+    """True when ``gateway`` is a gateway and ``client`` one of its people (a valid id)."""
+    return valid_client_id(client) and gateway_of(client) == gateway and gateway in GATEWAYS
+
+
+def answers_key(client: str) -> str:
+    """Where the services put what they tell ``client`` (grants, refusals, results): its own
+    inbox, or, for a gateway's person, the gateway's inbox (each entry names the person in
+    ``to``), so a gateway reads one inbox however many people it speaks for. Seat prompts stay
+    on the seat's own stream (:func:`view_key`), read only while its table is in play."""
+    return inbox_key(gateway_of(client) or client)
+
+
+def gateway_key(gateway: str, *parts: str) -> str:
+    """A key of a gateway's own (``siege:gateway:<id>:...``): what it keeps of its people (their
+    tables, so a restart of the gateway keeps who holds which), readable and writable only by
+    its ACL user."""
+    if gateway not in GATEWAYS:
+        raise ValueError(f"{gateway!r} is no gateway")
+    return ":".join(("siege:gateway", gateway, *parts))
+
+
 def watch_key(match_id: str) -> str:
     """The match's public stream (``MatchWatched``): what a spectator may know, readable by
     every client, written while someone watches (``WatchMatch``)."""

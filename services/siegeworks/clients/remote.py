@@ -95,6 +95,11 @@ class SeatReader:
         """Also read ``stream`` (results, replies): its messages come back from :meth:`poll`."""
         self._followed[stream] = after
 
+    def read_to(self, stream: str) -> str | None:
+        """The id of the last entry read of followed ``stream`` (where :meth:`follow` began,
+        until an entry came)."""
+        return self._followed.get(stream)
+
     async def poll(self) -> list[Message]:
         """One XREAD over every seat and followed stream; runs the prompt handlers and returns
         the messages of the followed streams. A lost connection is survived (see

@@ -1,4 +1,5 @@
-"""What the match service tells one client, on that client's inbox alone."""
+"""What the match service tells one client, on that client's inbox alone (a gateway's person's
+is the gateway's, naming the person: ``siegeworks.bus.tell``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from siege.contracts.messages import (
     SeatGranted,
     clipped,
 )
-from siege.eventlog.keys import inbox_key, valid_client_id, view_key
+from siege.eventlog.keys import valid_client_id, view_key
 from siege.hosting.lobby import Refusal
 from siege.hosting.seats import seat_token
+from siegeworks.bus import tell
 from siegeworks.context import ServiceContext
 
 
@@ -27,14 +29,14 @@ async def refuse(ctx: ServiceContext, client: str, command: str, subject: str,
     ctx.logger.info("command_refused", command=command, subject=subject, code=refusal.code,
                     detail=detail, **hint)
     if valid_client_id(client):  # with no valid sender there is nobody to tell
-        await ctx.bus.publish(inbox_key(client), CommandRefused(
+        await tell(ctx.bus, client, CommandRefused(
             command=command, subject=subject, code=refusal.code, detail=detail,
             retry_after_ms=retry_after_ms))
 
 
 async def grant(ctx: ServiceContext, match_id: str, game: str, seat: int, client: str) -> None:
     """Hands a seat's token to its holder, never to the log or a shared stream."""
-    await ctx.bus.publish(inbox_key(client), SeatGranted(
+    await tell(ctx.bus, client, SeatGranted(
         match_id=match_id, game=game, seat=seat,
         token=seat_token(ctx.seat_secret, match_id, seat),
         stream=view_key(client, match_id, seat)))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from siege.contracts.events import Event
 from siege.contracts.messages import EntrantAccepted, RegisterEntrant
 from siege.contracts.rejections import RejectionCode
-from siege.eventlog.keys import inbox_key
 from siege.hosting.lobby import Refusal
 from siege.tournament.events import EntrantRegistered
 from siege.tournament.state import (
@@ -19,6 +18,7 @@ from siege.tournament.state import (
     registration_refusal,
 )
 from siege.tournament.store import TournamentStore
+from siegeworks.bus import tell
 from siegeworks.context import ServiceContext
 from siegeworks.match.notices import refuse
 
@@ -42,5 +42,5 @@ async def on_register_entrant(ctx: ServiceContext, cmd: RegisterEntrant) -> None
         await refuse(ctx, cmd.client, "cmd.register_entrant", cmd.tournament_id,
                      Refusal(*refusal))
         return
-    await ctx.bus.publish(inbox_key(cmd.client), EntrantAccepted(
+    await tell(ctx.bus, cmd.client, EntrantAccepted(
         tournament_id=cmd.tournament_id, entrant_id=entrant_for(cmd.client)))

@@ -35,7 +35,7 @@ from siege.hosting.rules import (
     expected_follow_up,
     repeat_of,
 )
-from siegeworks.bus import LOG, reply_topic
+from siegeworks.bus import LOG, tell
 from siegeworks.context import ServiceContext
 from siegeworks.rules import watching
 
@@ -97,13 +97,13 @@ async def reject(ctx: ServiceContext, cmd: SubmitAction | ResignMatch,
     # The detail may quote the action (an illegal one's repr): cut to its bound, so a rejection
     # never costs its inbox more than MAX_INBOX_ENTRY_BYTES; the ids are bounded on decoding.
     ctx.on_refused(cmd.client)
-    await ctx.bus.publish(reply_topic(cmd.client), ActionRejected(
+    await tell(ctx.bus, cmd.client, ActionRejected(
         match_id=cmd.match_id, seat=cmd.seat, command_id=cmd.command_id, code=refused.code,
         detail=clipped(refused.detail, MAX_DETAIL)))
 
 
 async def acknowledge(ctx: ServiceContext, cmd: SubmitAction, seq: int) -> None:
-    await ctx.bus.publish(reply_topic(cmd.client), ActionAcknowledged(
+    await tell(ctx.bus, cmd.client, ActionAcknowledged(
         match_id=cmd.match_id, seat=cmd.seat, decision=cmd.decision,
         command_id=cmd.command_id, seq=seq))
 

@@ -9,11 +9,11 @@ import msgspec
 from redis.asyncio import Redis
 
 from siege.contracts.messages import LogAppended, MatchFinished
-from siege.eventlog.keys import RESULTS_HASH, inbox_key, view_key
+from siege.eventlog.keys import RESULTS_HASH, view_key
 from siege.eventlog.log import EventLog
 from siege.hosting.loader import decode_entries
 from siege.hosting.match_state import MatchState
-from siegeworks.bus import RESULTS
+from siegeworks.bus import RESULTS, tell
 from siegeworks.context import ServiceContext
 from siegeworks.transport.bounds import SEAT_RETIRED_S
 
@@ -114,7 +114,7 @@ async def on_log_appended(ctx: ServiceContext, results: Results, note: LogAppend
     await ctx.bus.publish(RESULTS, result)
     # Each holder hears of the end on its own inbox, the one stream it can surely read.
     for client in dict.fromkeys(ms.created.clients):
-        await ctx.bus.publish(inbox_key(client), result)
+        await tell(ctx.bus, client, result)
     # The seats' prompt streams are done with; their holders get a while to read the last
     # (each holds one prompt, its newest: siegeworks.transport.bounds.SEAT_PROMPTS_KEPT).
     for seat, client in enumerate(ms.created.clients):

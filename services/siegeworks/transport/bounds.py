@@ -26,9 +26,11 @@ from functools import lru_cache
 from siege.eventlog.keys import (
     CLIENTS_CHANGED_STREAM,
     DEAD_LETTER_STREAM,
+    GATEWAYS,
     KEYS_CACHED,
     REPLIES_STREAM,
     RESULTS_STREAM,
+    inbox_key,
 )
 from siege.hosting.clocks import MAX_TIMEOUT_MS
 
@@ -61,6 +63,11 @@ polls of slack. Every entry the services write there is at most
 however many refusals a flood earns. docs/clients.md tells clients the inbox keeps about its
 newest 2,000."""
 
+GATEWAY_INBOX_MAXLEN = 100_000
+"""Entries kept (about) on a gateway's inbox, which carries the answers of all its people
+(docs/decisions/0018): fifty times a client's, for a gateway of ten thousand people that falls
+behind by seconds; at most about 400 MB with the largest entries, 20 MB as they are."""
+_GATEWAY_INBOXES = frozenset(inbox_key(gateway) for gateway in GATEWAYS)
 INBOX_IDLE_S = MAX_TIMEOUT_MS // 1000 + 24 * 3600
 """An inbox nothing was written to for this long goes (EXPIRE, set again as it is written):
 eight days, the longest a decision clock may run (``siege.hosting.clocks.MAX_TIMEOUT_MS``, a
@@ -170,6 +177,8 @@ def write_bound(key: str) -> Bound | None:
     shared = _SHARED.get(key)
     if shared is not None:
         return shared
+    if key in _GATEWAY_INBOXES:
+        return Bound(GATEWAY_INBOX_MAXLEN, idle_s=INBOX_IDLE_S)
     if _INBOX.fullmatch(key):
         return Bound(INBOX_MAXLEN, idle_s=INBOX_IDLE_S)
     if _SEAT.fullmatch(key):

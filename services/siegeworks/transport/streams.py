@@ -56,6 +56,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from siege.contracts.messages import Message, bus_decoder, bus_encoder
 from siege.eventlog.pipelined import PipelinedRedis
 from siege.eventlog.pipelined_cluster import ClusterPipelinedRedis
+from siegeworks.transport.activity import Activity
 from siegeworks.transport.bounds import DEAD_LETTER_MAXLEN
 
 MESSAGE_FIELD = b"m"
@@ -380,6 +381,7 @@ class StreamConsumer(Generic[T]):
         on_undecodable: Callable[[str, Fields, BaseException], Awaitable[None]] | None = None,
         pipelined: PipelinedRedis | None = None,
         not_ours_if_undecodable: Callable[[str], bool] | None = None,
+        drop_undecodable: Callable[[str], bool] | None = None,
         reads: PipelinedRedis | None = None,
         read_interval_ms: int = 0,
         skip: Callable[[str], bool] | None = None,
@@ -387,6 +389,7 @@ class StreamConsumer(Generic[T]):
         idle_consumer_ms: int | None = IDLE_CONSUMER_MS,
         prune_every_ms: int = PRUNE_EVERY_MS,
         on_batch: Callable[[float, int], None] | None = None,
+        activity: Activity | None = None,
     ) -> None:
         if batch < 1 or block_ms < 1 or claim_idle_ms < 1 or max_deliveries < 1:
             # block_ms=0 would mean "block forever" to Redis, and stop() could never be honoured.
@@ -424,6 +427,10 @@ class StreamConsumer(Generic[T]):
         # Streams that another group also reads and dead-letters: an entry that does not decode
         # there is acked without a second dead letter.
         self.not_ours_if_undecodable = not_ours_if_undecodable or (lambda stream: False)
+        # Streams whose undecodable entries leave at once once dead-lettered (XDEL): a client's
+        # commands stream, so what a client cannot make a command of does not stay in memory
+        # until the next trim (the dead letter keeps its first 16 KB and why).
+        self.drop_undecodable = drop_undecodable or (lambda stream: False)
         # A connection of this consumer's own for its blocking reads, when given: a batch's
         # XACK then leaves in the same write as the next XREADGROUP (Redis runs it first), one
         # round trip per batch fewer. The batch's outputs are confirmed before either is sent.
@@ -455,6 +462,13 @@ class StreamConsumer(Generic[T]):
         # Told (seconds, entries) once per batch of new entries handled, never per entry:
         # the service's batch-time metric (siegeworks.metrics). It must not raise.
         self.on_batch = on_batch
+        # Which followed streams were written lately (siegeworks.transport.activity): while
+        # its notifications are live, only those are read, claimed and pruned, with a sweep
+        # of every followed stream now and then; without it, every stream on every pass.
+        self.activity = activity
+        self._candidates: tuple[Hashable, list[str] | None, list[str]] = (None, None, [])
+        self.sweeps = 0
+        self._claim_everything = True  # the streams followed at start may hold a past life's
         self._prune = redis.register_script(_PRUNE_SCRIPT)
         self._backoff = _Backoff()
         base = logger if logger is not None else structlog.get_logger("siegeworks.transport")
@@ -467,6 +481,8 @@ class StreamConsumer(Generic[T]):
         self.ready = asyncio.Event()
         self._stopping = asyncio.Event()
         self._streams_changed = asyncio.Event()
+        if activity is not None:
+            activity.on_change = self._streams_changed.set
         self._grouped: tuple[list[str] | None, dict[int, list[str]]] = (None, {})
         # On a cluster, the connections of the blocking reads, one a slot (see _read_slot), and
         # per slot the streams its outstanding read names, the node, the connection's CLIENT
@@ -504,6 +520,14 @@ class StreamConsumer(Generic[T]):
         self._followed = set(extra) - refused
         self.streams = base + sorted(self._followed)
         self._streams_changed.set()
+        if self.activity is not None and added:
+            # What waits on streams new to it: read while they are lively, or by a sweep when
+            # many came at once (the start of a replica, a shard taken over).
+            if len(added) > NOTICED_WHEN_FOLLOWED:
+                self.activity.sweep_now()
+            else:
+                for stream in added:
+                    self.activity.notice(stream)
         return added
 
     def stop(self) -> None:
@@ -609,6 +633,9 @@ class StreamConsumer(Generic[T]):
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
             return
         self._streams_changed.clear()
+        # Not the streams a blocking read names now: what it takes is handled after, in order.
+        await self._sweep_if_due({stream for slot in waiting
+                                  for stream in self._blocked.get(slot, ((),))[0]})
         answered = self._answered(waiting)  # first, so their slots are swept now as well
         slots = {slot: streams for slot in self._by_slot()
                  if slot not in waiting and (streams := self._to_read(slot))}
@@ -648,9 +675,13 @@ class StreamConsumer(Generic[T]):
                 continue
             try:
                 node = self.redis.get_node(host=host, port=port)
-                if node is not None:
-                    await self.redis.execute_command("CLIENT", "UNBLOCK", client_id,
-                                                     target_nodes=node)
+                # Again until it unblocks it or it ends: the read may not have reached its
+                # node yet (see _unblock_if_changed).
+                while node is not None and not read.done():
+                    if await self.redis.execute_command("CLIENT", "UNBLOCK", client_id,
+                                                        target_nodes=node):
+                        break
+                    await asyncio.wait((read,), timeout=UNBLOCK_AGAIN_S)
             except ResponseError as exc:  # a user without the right (an older ACL): said once
                 self._unblock_refused = True
                 self.log.warning("cannot end a blocking read early: new streams wait for its "
@@ -729,6 +760,9 @@ class StreamConsumer(Generic[T]):
     async def _read_new(self) -> None:
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
             return
+        if self.activity is not None and self.activity.sweep_due():
+            await self._send_deferred_acks()  # acks first: the sweep's handlers ack at once
+            await self._sweep_if_due()
         if self.reads is not None:
             batches = await self._ack_and_read()
         else:
@@ -759,11 +793,34 @@ class StreamConsumer(Generic[T]):
         if self.on_batch is not None:
             self.on_batch(handled_s, count)
 
-    def _to_read(self, slot: int | None = None) -> list[str]:
-        streams = self.streams if slot is None else self._by_slot().get(slot, [])
+    def considered(self) -> list[str]:
+        """The streams a read may name: every one while no activity is known, else the
+        streams it was made with and the followed streams written lately (worked out again
+        only when those change)."""
+        activity = self.activity
+        if activity is None or not activity.live:
+            return self.streams
+        written = activity.lively()  # first: it lets streams go quiet (a new version)
+        key = activity.version
+        known_key, known_streams, considered = self._candidates
+        if known_key != key or known_streams is not self.streams:
+            lively = [stream for stream in written if stream in self._followed]
+            considered = self.streams[:self._base_count] + sorted(lively)
+            self._candidates = (activity.version, self.streams, considered)
+        return considered
+
+    def _to_read(self, slot: int | None = None, every: bool = False) -> list[str]:
+        """The streams to read now (of ``slot``, on a cluster): those considered (all of
+        them with ``every``) less those skipped."""
+        if every:
+            streams = self.streams if slot is None else self._by_slot(self.streams).get(slot, [])
+        else:
+            streams = self.considered() if slot is None else self._by_slot().get(slot, [])
         if self.skip is None:
             return streams
         if self.skip_key is None:
+            return [stream for stream in streams if not self.skip(stream)]
+        if every:
             return [stream for stream in streams if not self.skip(stream)]
         key = self.skip_key()
         known = self._reading.get(slot)
@@ -772,14 +829,43 @@ class StreamConsumer(Generic[T]):
             self._reading[slot] = known
         return known[2]
 
-    def _by_slot(self) -> dict[int, list[str]]:
-        """The streams read, by cluster slot (worked out again only when they change)."""
-        if self._grouped[0] is not self.streams:
-            groups: dict[int, list[str]] = {}
-            for stream in self.streams:
-                groups.setdefault(key_slot(stream.encode()), []).append(stream)
-            self._grouped = (self.streams, groups)
+    def _by_slot(self, streams: list[str] | None = None) -> dict[int, list[str]]:
+        """The streams considered (or ``streams``), by cluster slot (worked out again only
+        when they change)."""
+        if streams is not None:
+            return _grouped_by_slot(streams)
+        considered = self.considered()
+        if self._grouped[0] is not considered:
+            self._grouped = (considered, _grouped_by_slot(considered))
         return self._grouped[1]
+
+    # -- sweeps -------------------------------------------------------------------------------
+
+    async def _sweep_if_due(self, busy: Collection[str] = ()) -> None:
+        """Reads every followed stream once, without blocking, when the activity says a sweep
+        is due (a subscription just made, or the safety net's interval), and handles what
+        waited there: writes that no notification announced. Each stream found with entries
+        is lively from now on. ``busy``: streams a blocking read names now (a cluster's),
+        left to it."""
+        activity = self.activity
+        if activity is None or not activity.sweep_due():
+            return
+        activity.swept()
+        self.sweeps += 1
+        followed = [s for s in self._to_read(every=True)
+                    if s in self._followed and s not in busy]
+        groups = (list(_grouped_by_slot(followed).values()) if self.cluster else [followed])
+        for part in groups:
+            for start in range(0, len(part), SWEEP_STREAMS_PER_READ):
+                if self._stopping.is_set():
+                    return
+                streams = part[start:start + SWEEP_STREAMS_PER_READ]
+                batches = _stream_replies(await read_group(
+                    self.redis, self.group, self.consumer, streams, self.batch, None))
+                for stream, entries in batches:
+                    if entries:
+                        activity.notice(stream)
+                await self._handle_batches(batches, defer_ack=False)
 
     async def _ack_and_read(self) -> list[tuple[str, list[tuple[bytes, Fields]]]]:
         """The last batch's acks and the next read, in one write on this consumer's own
@@ -834,10 +920,14 @@ class StreamConsumer(Generic[T]):
         finally:
             for waker in wakers:
                 waker.cancel()
-        if read.done():
-            return
+        # CLIENT UNBLOCK goes on another connection than the read: it may reach Redis before
+        # the read does, and then unblocks nothing (0) while the read goes on to block for
+        # block_ms without the new streams. Sent again until it unblocks it or the read ends.
         try:
-            await self.redis.execute_command("CLIENT", "UNBLOCK", self._reads_id[0])
+            while not read.done():
+                if await self.redis.execute_command("CLIENT", "UNBLOCK", self._reads_id[0]):
+                    return
+                await asyncio.wait((read,), timeout=UNBLOCK_AGAIN_S)
         except ResponseError as exc:  # a user without the right (an older ACL): said once
             self._unblock_refused = True
             self.log.warning("cannot end a blocking read early: new streams wait for its "
@@ -891,11 +981,18 @@ class StreamConsumer(Generic[T]):
         pruning = self.idle_consumer_ms is not None
         next_claim = loop.time() + claim_every
         next_prune = loop.time() + min(claim_every, self.prune_every_s)
+        # The streams gone quiet too, now and then: entries a dead consumer left there.
+        next_full = loop.time() + claim_every
         while not await self._sleep_unless_stopped(
                 max(0.0, min(next_claim, next_prune if pruning else next_claim) - loop.time())):
             if loop.time() >= next_claim:
+                every = self.activity is not None and (loop.time() >= next_full
+                                                       or self._claim_everything)
                 try:
-                    await self.claim_once()
+                    await self.claim_once(every=every)
+                    if every:
+                        assert self.activity is not None
+                        next_full = loop.time() + FULL_CLAIM_SWEEPS * self.activity.sweep_every_s
                 except Exception as exc:  # the claimer must outlive Redis hiccups and our bugs
                     self._retrying("claim pass failed", exc)
                 next_claim = loop.time() + claim_every
@@ -936,8 +1033,9 @@ class StreamConsumer(Generic[T]):
                           consumers=sorted({name for _, name in removed}))
         return removed
 
-    async def claim_once(self) -> int:
-        """One pass of XAUTOCLAIM over every stream; returns how many entries were taken over.
+    async def claim_once(self, every: bool = False) -> int:
+        """One pass of XAUTOCLAIM over every stream read now (``every``: every stream it
+        follows, quiet ones too); returns how many entries were taken over.
 
         The first page of every stream is asked for in one pipeline (a service reads up to 17
         streams, and mostly none has anything to claim); only streams with more pages go on
@@ -945,9 +1043,24 @@ class StreamConsumer(Generic[T]):
         """
         # The streams it reads now (``follow`` may change the list while we wait): not those it
         # skips, whose entries are another replica's to claim (a shard it does not hold).
-        streams = list(self._to_read())
+        streams = list(self._to_read(every=every))
+        if every:
+            self._claim_everything = False
+        taken = 0
+        for start in range(0, max(1, len(streams)), SWEEP_STREAMS_PER_READ):
+            taken += await self._claim_pass(streams[start:start + SWEEP_STREAMS_PER_READ],
+                                            held_too=start == 0)
+        return taken
+
+    def claim_everything_soon(self) -> None:
+        """The next claim pass goes over every followed stream, quiet ones too (a shard just
+        taken over: entries its last holder left pending on streams nobody writes now)."""
+        self._claim_everything = True
+
+    async def _claim_pass(self, streams: list[str], held_too: bool) -> int:
         async with self.redis.pipeline(transaction=False) as pipe:
-            held = [(stream, sorted(ids)) for stream, ids in self._held.items() if ids]
+            held = ([(stream, sorted(ids)) for stream, ids in self._held.items() if ids]
+                    if held_too else [])
             for stream, ids in held:  # idle no more, so not taken below (see _hold)
                 pipe.xclaim(stream, self.group, self.consumer, 0, ids, justid=True)
             for stream in streams:
@@ -1087,6 +1200,8 @@ class StreamConsumer(Generic[T]):
                     # Poison: retrying cannot help a body that does not parse.
                     reason = f"undecodable: {type(exc).__name__}: {exc}"
                     await self._dead_letter(stream, entry_id, fields, reason)
+                    if self.drop_undecodable(stream):
+                        await self.redis.xdel(stream, entry_id)
                     if self.on_undecodable is not None:
                         await self.on_undecodable(stream, fields, exc)
                     continue
@@ -1342,6 +1457,25 @@ def _raw_stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]
     """A raw (RESP2, unparsed) XREADGROUP reply as (stream, entries) pairs."""
     return [(_text(stream), [(entry_id, _fields(flat)) for entry_id, flat in entries])
             for stream, entries in reply or ()]
+
+
+UNBLOCK_AGAIN_S = 0.002
+"""How long a replica waits before it asks again to end a read that was not blocking yet."""
+NOTICED_WHEN_FOLLOWED = 100
+"""Up to this many streams followed at once are read as lively; more wait for a sweep."""
+FULL_CLAIM_SWEEPS = 10
+"""Every how many sweep intervals the claimer goes over the quiet streams too (besides when a
+shard moves and when new streams are followed)."""
+SWEEP_STREAMS_PER_READ = 2_000
+"""Streams named in one read of a sweep: at a hundred thousand followed streams, one read of
+them all would be a command of megabytes that Redis runs as one long step."""
+
+
+def _grouped_by_slot(streams: Iterable[str]) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for stream in streams:
+        groups.setdefault(key_slot(stream.encode()), []).append(stream)
+    return groups
 
 
 def _stream_replies(reply: Any) -> list[tuple[str, list[tuple[bytes, Fields]]]]:

@@ -152,15 +152,16 @@ class Gateway:
 
     # --- playing -----------------------------------------------------------------------------
 
-    def _person(self, request: Request, keep: bool = False) -> tuple[play.Person, bool]:
-        """The person this browser is (its cookie), and whether the id was made just now. A
-        new id is remembered only with ``keep`` (the person asked for something): a page
-        merely looked at costs the gateway nothing."""
+    async def _person(self, request: Request, keep: bool = False) -> tuple[play.Person, bool]:
+        """The person this browser is (its cookie: the one credential for its tables), and
+        whether the id was made just now. An id with nothing kept is remembered only with
+        ``keep`` (the person asked for something): a page merely looked at, or a cookie made
+        up, costs the gateway nothing, and finds no table but its own."""
         client = request.cookies.get(play.PERSON_COOKIE, "")
         if play.is_person_id(client):
-            return self.people.get(client), False
-        made = play.new_person_id()
-        return (self.people.get(made) if keep else play.Person(self.redis, made)), True
+            return await self.people.get(client, keep=keep), False
+        made = self.people.stranger()
+        return (await self.people.get(made.client) if keep else made), True
 
     def _as(self, response: Response, person: play.Person, new: bool) -> Response:
         if new:  # a bearer credential for the person's seats: never readable by scripts
@@ -169,7 +170,7 @@ class Gateway:
         return response
 
     async def playing(self, request: Request) -> Response:
-        person, new = self._person(request)
+        person, new = await self._person(request)
         listing = [o for o in await read_listing(self.redis)
                    if o.match_id not in person.tables]
         tables = sorted(person.tables.values(), key=lambda t: (t.over, t.match_id))
@@ -177,7 +178,7 @@ class Gateway:
                              problem=person.problem, client=person.client), person, new)
 
     async def play_new(self, request: Request) -> Response:
-        person, new = self._person(request, keep=True)
+        person, new = await self._person(request, keep=True)
         form = await form_of(request)
         try:
             game, bots, people = play.checked_new(
@@ -187,11 +188,12 @@ class Gateway:
             person.problem = str(error)
             return self._as(RedirectResponse("/play", status_code=303), person, new)
         person.problem = ""
-        match_id = person.start(game, bots, people, str(form.get("name", "")) or "you")
+        match_id = await self.people.start(person, game, bots, people,
+                                           str(form.get("name", "")) or "you")
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def play_join(self, request: Request) -> Response:
-        person, new = self._person(request, keep=True)
+        person, new = await self._person(request, keep=True)
         form = await form_of(request)
         match_id = str(form.get("match_id", ""))
         if not valid_match_id(match_id):
@@ -201,21 +203,21 @@ class Gateway:
         if game is None:
             person.problem = f"no match {match_id!r} is waiting for players"
             return self._as(RedirectResponse("/play", status_code=303), person, new)
-        person.join(match_id, game, name=str(form.get("name", "")) or "guest")
+        await person.join(match_id, game, name=str(form.get("name", "")) or "guest")
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def enter(self, request: Request) -> Response:
-        person, new = self._person(request, keep=True)
+        person, new = await self._person(request, keep=True)
         tid = request.path_params["tournament_id"]
         if await self._tournament(tid) is None:
             return not_found(f"no tournament {tid!r}")
         form = await form_of(request)
-        person.enter(tid, str(form.get("name", "")) or person.client)
+        await person.enter(tid, str(form.get("name", "")) or person.client)
         return self._as(RedirectResponse("/play", status_code=303), person, new)
 
     async def table(self, request: Request) -> Response:
         match_id = request.path_params["match_id"]
-        person, new = self._person(request)
+        person, new = await self._person(request)
         table = person.tables.get(match_id)
         game = table.game if table is not None else person.asked.get(match_id)
         if game is None:
@@ -236,11 +238,11 @@ class Gateway:
                     None)
 
     async def table_events(self, request: Request) -> Response:
-        person, _ = self._person(request)
+        person, _ = await self._person(request)
         return EventSourceResponse(self._table_changes(person, request.path_params["match_id"]))
 
     async def act(self, request: Request) -> Response:
-        person, _ = self._person(request)
+        person, _ = await self._person(request)
         seat = person.seats.get(request.path_params["match_id"])
         if seat is None:
             return JSONResponse({"error": "you hold no seat of this match"}, status_code=404)
@@ -255,7 +257,7 @@ class Gateway:
         return JSONResponse({"ok": True})
 
     async def resign(self, request: Request) -> Response:
-        person, _ = self._person(request)
+        person, _ = await self._person(request)
         seat = person.seats.get(request.path_params["match_id"])
         if seat is None:
             return JSONResponse({"error": "you hold no seat of this match"}, status_code=404)
@@ -270,8 +272,8 @@ class Gateway:
             yield {"event": "refused", "data": f"you hold no seat of {match_id}"}
             return
         while (table := person.tables.get(match_id)) is None:  # the grant is on its way
-            if person.problem and not person.tasks:
-                yield {"event": "refused", "data": person.problem}
+            if match_id in person.refused:
+                yield {"event": "refused", "data": person.refused[match_id]}
                 return
             await asyncio.sleep(0.05)
         table.pages.add(changes)
@@ -425,7 +427,8 @@ def make_app(redis_url: str) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         redis = connect(redis_url)
-        state["gateway"] = Gateway(redis)
+        state["gateway"] = app.state.gateway = Gateway(redis)
+        await state["gateway"].people.open()  # the tables in play before a restart, played on
         try:
             yield
         finally:

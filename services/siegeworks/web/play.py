@@ -1,9 +1,10 @@
-"""People playing in the browser. The gateway holds one client identity per person (a cookie
-names it: ``web.<16 hex digits>``) and speaks the bus contract for them as any outside client
-does: JoinMatch or RegisterEntrant on the person's own commands stream, seat grants on the
-person's inbox, prompts on the person's seat streams, SubmitAction and ResignMatch with the
-seat's token. The bots a person plays against are clients of the gateway's too, under an id of
-their own, and hold only their own seats.
+"""People playing in the browser. The gateway is one client on the bus, ``web-gateway``, and
+speaks for every person (a cookie names each: ``web.<16 hex digits>``) and for the bots it runs
+for them (``web.bots-<match>``): their JoinMatch, CreateMatch, RegisterEntrant, SubmitAction and
+ResignMatch go on the gateway's own commands stream, each naming its client, and what the
+services tell them comes on the gateway's inbox, naming them in ``to`` (``desk``). Prompts come
+on each seat's own stream. Who holds which table is kept in Redis (``keeping``), so a new
+gateway process serves the same cookies the same tables and plays on.
 
 What the browser sees of a table is what its seat may know: the board drawn from the seat's own
 view, the legal actions in words, the clock, and what everyone sees happen.
@@ -12,9 +13,9 @@ view, the legal actions in words, the clock, and what everyone sees happen.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,8 @@ from siege.bots.registry import bot_names
 from siege.contracts.events import MatchCreated
 from siege.contracts.messages import (
     ActionRejected,
+    CommandRefused,
+    CreateMatch,
     JoinMatch,
     MatchFinished,
     Message,
@@ -33,23 +36,28 @@ from siege.contracts.messages import (
     SeatGranted,
     SeatPrompted,
     SubmitAction,
-    TournamentEnded,
 )
+from siege.contracts.rejections import RejectionCode
 from siege.dice.fair import new_seed
 from siege.engine.codecs import action_list_decoder, view_decoder
 from siege.engine.registry import game_names, get_engine, presentation
 from siege.eventlog.acl import GATEWAY_PEOPLE
-from siege.eventlog.keys import commands_key, log_key
+from siege.eventlog.keys import log_key, view_key
 from siege.hosting.loader import CORE_CODEC
 from siege.hosting.lobby import OPEN
-from siegeworks.clients.joiner import OutsideClient
-from siegeworks.remote_run import MatchSpec, play_specs
-from siegeworks.transport.redis_bus import RedisBus
+from siegeworks.clients.bots import BotSeat, make_seats
 from siegeworks.web import replaying
+from siegeworks.web.desk import Desk
+from siegeworks.web.keeping import BOTS, PERSON, Keeping, KeptBots, KeptTable, result_of
 
 PERSON_COOKIE = "siege_person"
 PERSON_PREFIX = GATEWAY_PEOPLE
 """Every person's client id starts so; the gateway's ACL user may act only under it."""
+NOT_YET = (RejectionCode.UNKNOWN_MATCH,)
+NOT_YET_GRACE_S = 5.0
+"""How long "no such match" answers a join with the join again: a join of a match just made
+elsewhere may overtake its create (one made here goes before it, on the same stream)."""
+RETRY_S = 0.1
 
 
 def new_person_id() -> str:
@@ -60,6 +68,11 @@ def is_person_id(text: str) -> bool:
     rest = text.removeprefix(PERSON_PREFIX)
     return text.startswith(PERSON_PREFIX) and len(rest) == 16 and all(
         c in "0123456789abcdef" for c in rest)
+
+
+def bots_id(match_id: str) -> str:
+    """The client the gateway's bots at ``match_id`` are (one of its people, never a cookie's)."""
+    return f"{PERSON_PREFIX}bots-{match_id[-10:]}"
 
 
 @dataclass
@@ -95,30 +108,34 @@ class Table:
 
 
 class WebSeat:
-    """Plays a granted seat for a person (a Player for OutsideClient): each prompt becomes the
-    table's turn, and the page's choice a SubmitAction."""
+    """Plays a granted seat for a person: each prompt becomes the table's turn, and the page's
+    choice a SubmitAction on the gateway's stream, naming the person."""
 
-    def __init__(self, bus: RedisBus, person: Person, table: Table) -> None:
-        self.bus, self.person, self.table = bus, person, table
-        self.token = ""
+    def __init__(self, person: Person, table: Table, token: str) -> None:
+        self.person, self.table, self.token = person, table, token
         self._actions = action_list_decoder(table.game)
         self._view = view_decoder(table.game)
         self._presentation = presentation(table.game)
         self._legal: list[Any] = []
         self._answered = -1
 
-    async def set_token(self, token: str) -> None:
-        self.token = token
+    @property
+    def stream(self) -> str:
+        return view_key(self.person.client, self.table.match_id, self.table.seat)
+
+    def forget_answers(self) -> None:
+        self._answered = -1
 
     async def on_prompt(self, prompt: SeatPrompted) -> None:
         table = self.table
         if prompt.decision <= self._answered or table.over:
             return
         if not table.names:
-            created = await self.person.created(table.match_id)
-            if created is not None:
-                table.names = replaying.seat_names(created.seat_names, created.players)
-                self._presentation = self._presentation.bound(created)
+            made = await created(self.person.people.redis, table.match_id)
+            if made is not None:
+                table.names = replaying.seat_names(made.seat_names, made.players)
+                self._presentation = self._presentation.bound(made)
+                await self.person.keep(table.match_id, names=table.names)
         self._legal = self._actions.decode(msgspec.msgpack.encode(prompt.legal))
         view = self._view.decode(prompt.view)
         table.board = replaying.board_svg(
@@ -139,18 +156,19 @@ class WebSeat:
             return f"choose an action from 1 to {len(self._legal)}"
         self._answered, self.table.turn = decision, None
         match_id, seat = self.table.match_id, self.table.seat
-        await self.bus.publish(commands_key(self.person.client), SubmitAction(
+        await self.person.people.desk.send(SubmitAction(
             match_id=match_id, seat=seat, decision=decision,
             command_id=f"{match_id}:{seat}:{decision}",
             action=msgspec.msgpack.encode(self._legal[index]), token=self.token,
             client=self.person.client))
+        await self.person.people.keeping.touched(self.person.client, match_id)
         self.table.changed()
         return None
 
     async def resign(self) -> None:
         match_id, seat = self.table.match_id, self.table.seat
         self.table.turn = None
-        await self.bus.publish(commands_key(self.person.client), ResignMatch(
+        await self.person.people.desk.send(ResignMatch(
             match_id=match_id, seat=seat, token=self.token,
             command_id=f"{match_id}:{seat}:resign", client=self.person.client))
         self.table.changed()
@@ -161,91 +179,181 @@ class WebSeat:
 
 
 class Person:
-    """A person's identity on the bus and the tables it plays."""
+    """A person the gateway speaks for, and the tables it asked for and holds."""
 
-    def __init__(self, redis: Redis, client: str) -> None:
-        self.redis, self.client = redis, client
+    def __init__(self, people: People, client: str) -> None:
+        self.people, self.client = people, client
         self.tables: dict[str, Table] = {}
         self.seats: dict[str, WebSeat] = {}
-        self.tasks: set[asyncio.Task[Any]] = set()
+        self.kept: dict[str, KeptTable] = {}  # what Redis holds of each table, by match id
+        self.asked: dict[str, str] = {}  # match id -> game, of every seat asked for or held
+        self.refused: dict[str, str] = {}  # match id -> why its seat was refused
         self.problem = ""  # why the last thing the person asked for failed
-        self.asked: dict[str, str] = {}  # match id -> game, of every seat asked for
+        self._asked_at: dict[str, float] = {}
 
-    async def created(self, match_id: str) -> MatchCreated | None:
-        return await created(self.redis, match_id)
+    @property
+    def idle(self) -> bool:
+        """Nothing in play and nothing asked for: forgetting it costs nothing (it is kept)."""
+        return all(k.over for k in self.kept.values())
 
-    def _player(self, bus: RedisBus, grant: SeatGranted) -> WebSeat:
-        table = self.tables.get(grant.match_id)
-        self.asked.setdefault(grant.match_id, grant.game)  # a tournament's table
-        if table is None:
-            table = self.tables[grant.match_id] = Table(grant.match_id, grant.game, grant.seat)
-        seat = self.seats[grant.match_id] = WebSeat(bus, self, table)
+    async def keep(self, match_id: str, **changes: Any) -> None:
+        kept = msgspec.structs.replace(self.kept[match_id], **changes)
+        self.kept[match_id] = kept
+        await self.people.keeping.keep_table(self.client, kept)
+
+    async def resume(self, kept: list[KeptTable]) -> None:
+        """Plays on the tables a gateway process before this one held (``keeping``)."""
+        for record in kept:
+            self.kept[record.match_id], self.asked[record.match_id] = record, record.game
+            if record.token:
+                table = self.tables[record.match_id] = Table(
+                    record.match_id, record.game, record.seat, names=list(record.names))
+                if record.over:
+                    table.result = await result_of(self.people.redis, record.match_id)
+                    continue
+                seat = self._seat(table, record.token)
+                await self.people.desk.newest(seat.stream)
+                finished = await result_of(self.people.redis, record.match_id)
+                if finished is not None:  # it ended while no gateway ran
+                    await self._finished(finished)
+            elif not record.over:  # asked, not granted yet: asked again (a join is idempotent)
+                await self._ask(record)
+
+    def _seat(self, table: Table, token: str) -> WebSeat:
+        seat = self.seats[table.match_id] = WebSeat(self, table, token)
+        self.people.desk.seat(seat.stream, seat.on_prompt, seat.forget_answers)
         return seat
 
-    def _start(self, work: Any) -> None:
-        task = asyncio.create_task(work)
-        self.tasks.add(task)
-        task.add_done_callback(self._ended)
-
-    def _ended(self, task: asyncio.Task[Any]) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            self.problem = str(task.exception())
-
-    def _seen(self) -> list[Message]:
-        return _Results(self)
-
-    def run(self, command: JoinMatch | RegisterEntrant, subject: str,
-            done: Callable[[Message], bool]) -> None:
-        """Sends ``command`` for the person and plays what it grants, in the background."""
-        client = OutsideClient(self.redis, self.client, seen=self._seen(),
-                               make_player=self._player)
-        self._start(client.run(command, subject, done, timeout_s=float("inf")))
-
-    def join(self, match_id: str, game: str, seat: int = -1, name: str = "you") -> None:
+    async def join(self, match_id: str, game: str, seat: int = -1, name: str = "you") -> None:
         self.asked[match_id] = game
-        self.run(JoinMatch(match_id=match_id, client=self.client, seat=seat, name=name),
-                 match_id, lambda m: isinstance(m, MatchFinished) and m.match_id == match_id)
+        self.refused.pop(match_id, None)
+        held = self.kept.get(match_id)
+        if held is None or not held.token:
+            self.kept[match_id] = KeptTable(match_id=match_id, game=game, seat=seat, name=name)
+            await self.people.keeping.keep_table(self.client, self.kept[match_id])
+        await self._ask(self.kept[match_id])
 
-    def enter(self, tournament_id: str, name: str) -> None:
-        self.run(RegisterEntrant(tournament_id=tournament_id, client=self.client, name=name),
-                 tournament_id, lambda m: isinstance(m, TournamentEnded)
-                 and m.tournament_id == tournament_id)
+    async def _ask(self, record: KeptTable) -> None:
+        self._asked_at.setdefault(record.match_id, time.monotonic())
+        await self.people.desk.send(JoinMatch(
+            match_id=record.match_id, client=self.client, seat=record.seat if not record.token
+            else -1, name=record.name))
 
-    def start(self, game: str, bots: list[str], people: int, name: str) -> str:
-        """A new match: this person at seat 0, ``people`` more seats open to other people, the
-        rest played by ``bots`` (run by the gateway as a client of their own)."""
-        match_id = f"web-{game}-{secrets.token_hex(5)}"
-        seats = [OPEN] * (1 + people) + bots
-        names = [name] + [f"open-{s}" for s in range(1, 1 + people)] + [
-            f"{bot}-{s}" for s, bot in enumerate(bots, start=1 + people)]
-        spec = MatchSpec(match_id=match_id, game=game, seat_names=names, bots=seats)
-        self._start(play_specs([spec], self.redis, new_seed(), stall_timeout_s=float("inf"),
-                               client=f"{PERSON_PREFIX}bots-{match_id[-10:]}"))
-        self.join(match_id, game, seat=0, name=name)
-        return match_id
+    async def enter(self, tournament_id: str, name: str) -> None:
+        await self.people.desk.send(RegisterEntrant(tournament_id=tournament_id,
+                                                    client=self.client, name=name))
 
-    async def close(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        for task in list(self.tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    async def hear(self, message: Message) -> None:
+        """What the services told this person (on the gateway's inbox)."""
+        if isinstance(message, SeatGranted):
+            await self._granted(message)
+        elif isinstance(message, CommandRefused):
+            await self._refused(message)
+        elif isinstance(message, ActionRejected):
+            seat = self.seats.get(message.match_id)
+            if seat is not None:
+                await seat.on_rejected(message)
+        elif isinstance(message, MatchFinished):
+            await self._finished(message)
+
+    async def _granted(self, grant: SeatGranted) -> None:
+        self.asked.setdefault(grant.match_id, grant.game)  # a tournament's table
+        self.refused.pop(grant.match_id, None)
+        self._asked_at.pop(grant.match_id, None)
+        seat = self.seats.get(grant.match_id)
+        if seat is not None:
+            seat.token = grant.token
+        elif grant.match_id not in self.tables or not self.tables[grant.match_id].over:
+            table = self.tables[grant.match_id] = Table(grant.match_id, grant.game, grant.seat)
+            self._seat(table, grant.token)
+        known = self.kept.get(grant.match_id)
+        if known is None or (known.token, known.seat) != (grant.token, grant.seat):
+            self.kept[grant.match_id] = known or KeptTable(match_id=grant.match_id,
+                                                           game=grant.game)
+            await self.keep(grant.match_id, seat=grant.seat, token=grant.token)
+        self.tables[grant.match_id].changed()
+
+    async def _refused(self, refusal: CommandRefused) -> None:
+        match_id = refusal.subject
+        asked = self._asked_at.get(match_id)
+        if (refusal.command == "cmd.join_match" and refusal.code in NOT_YET and asked is not None
+                and time.monotonic() - asked < NOT_YET_GRACE_S and match_id in self.kept):
+            self.people.later(RETRY_S, self._ask(self.kept[match_id]))  # not created yet
+            return
+        self.refuse(match_id, f"{refusal.code.value}: {refusal.detail}")
+        if match_id in self.kept and not self.kept[match_id].token:
+            await self.keep(match_id, over=True)
+
+    def refuse(self, match_id: str, why: str) -> None:
+        self.problem = why
+        self._asked_at.pop(match_id, None)
+        if match_id in self.asked and match_id not in self.tables:
+            self.refused[match_id] = why
+
+    async def _finished(self, result: MatchFinished) -> None:
+        table = self.tables.get(result.match_id)
+        if table is None or table.over:
+            return
+        table.result, table.turn = result, None
+        seat = self.seats.pop(result.match_id, None)
+        if seat is not None:
+            self.people.desk.drop(seat.stream)
+        table.changed()
+        if result.match_id in self.kept:
+            await self.keep(result.match_id, over=True)
 
 
-class _Results(list):  # type: ignore[type-arg]
-    """What the person's client hears on its inbox, kept as results of its tables."""
+class Bots:
+    """The gateway's bots at one match (one client, ``bots_id``), holding only their seats."""
 
-    def __init__(self, person: Person) -> None:
-        super().__init__()
-        self.person = person
+    def __init__(self, people: People, record: KeptBots) -> None:
+        self.people, self.record = people, record
+        self.client = bots_id(record.match_id)
+        self.seats: list[BotSeat | None] = make_seats(
+            people.desk.voice, self.client, record.game, record.match_id, record.bots,
+            record.seed)
 
-    def append(self, message: Message) -> None:
-        if isinstance(message, MatchFinished):
-            table = self.person.tables.get(message.match_id)
-            if table is not None:
-                table.result, table.turn = message, None
-                table.changed()
+    def _stream(self, seat: int) -> str:
+        return view_key(self.client, self.record.match_id, seat)
+
+    async def play(self, resumed: bool = False) -> None:
+        for seat, bot in enumerate(self.seats):
+            if bot is None:
+                continue
+            self.people.desk.seat(self._stream(seat), bot.on_prompt, bot.forget_answers)
+            if seat in self.record.tokens:
+                await bot.set_token(self.record.tokens[seat])
+            if resumed:
+                await self.people.desk.newest(self._stream(seat))
+        if any(self.record.bots):
+            await self.people.keeping.keep_bots(self.record)
+
+    async def hear(self, message: Message) -> None:
+        record = self.record
+        if isinstance(message, SeatGranted) and 0 <= message.seat < len(self.seats):
+            bot = self.seats[message.seat]
+            if bot is not None:
+                await bot.set_token(message.token)
+                if record.tokens.get(message.seat) != message.token:
+                    self.record = msgspec.structs.replace(
+                        record, tokens={**record.tokens, message.seat: message.token})
+                    await self.people.keeping.keep_bots(self.record)
+        elif isinstance(message, CommandRefused):  # the create: its owner is told why
+            owner = self.people.find(record.owner)
+            if owner is not None:
+                owner.refuse(record.match_id, f"{message.code.value}: {message.detail}")
+            await self.end()
+        elif isinstance(message, MatchFinished):
+            await self.end()
+
+    async def end(self) -> None:
+        for seat, bot in enumerate(self.seats):
+            if bot is not None:
+                self.people.desk.drop(self._stream(seat))
+        self.people.bots.pop(self.client, None)
+        if any(self.record.bots) and not self.record.over:
+            self.record = msgspec.structs.replace(self.record, over=True)
+            await self.people.keeping.keep_bots(self.record)
 
 
 async def created(redis: Redis, match_id: str) -> MatchCreated | None:
@@ -275,34 +383,123 @@ def checked_new(game: str, players: str, people: str, bot: str) -> tuple[str, li
 
 
 class People:
-    """Every person the gateway plays for, by client id."""
+    """Every person the gateway speaks for, by client id, and the bots it runs for them."""
 
     LIMIT = 10_000
-    """People kept before the idle ones are forgotten."""
+    """People kept in memory before the idle ones are forgotten (they are kept in Redis)."""
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self.keeping = Keeping(redis)
+        self.desk = Desk(redis, self.keeping)
         self._people: dict[str, Person] = {}
+        self.bots: dict[str, Bots] = {}  # by bots' client id
+        self._loading = asyncio.Lock()
+        self._later: set[asyncio.Task[None]] = set()
 
-    def get(self, client: str) -> Person:
-        """The person of ``client`` (made on first sight: a cookie this gateway never gave, or
-        gave before it restarted, names a person with no tables)."""
+    async def get(self, client: str, keep: bool = True) -> Person:
+        """The person of ``client``, with what Redis keeps of its tables. One with none (a
+        cookie this gateway never gave: made up, or a person who asked for nothing) is
+        remembered only with ``keep``: a page merely looked at costs the gateway nothing."""
         person = self._people.get(client)
-        if person is None:
-            if len(self._people) >= self.LIMIT:
-                self._evict_idle()
-            person = self._people[client] = Person(self.redis, client)
-        return person
+        if person is not None:
+            return person
+        async with self._loading:
+            person = self._people.get(client)
+            if person is not None:
+                return person
+            person = Person(self, client)
+            kept = await self.keeping.tables(client)
+            if kept or keep:
+                self._remember(person)
+            await person.resume(kept)
+            return person
+
+    def stranger(self) -> Person:
+        """A person with a new id, not yet remembered (nothing asked for)."""
+        return Person(self, new_person_id())
+
+    def _remember(self, person: Person) -> None:
+        if len(self._people) >= self.LIMIT:
+            self._evict_idle()
+        self._people[person.client] = person
 
     def _evict_idle(self) -> None:
-        """Forgets the people who hold no table and run nothing (cookies that asked for
-        nothing, or made up): what a crawler's cookies cost stays bounded."""
-        for client in [c for c, p in self._people.items() if not p.tables and not p.tasks]:
+        """Forgets the people with nothing in play (cookies that asked for nothing, or made up;
+        people whose tables are over): what a crawler's cookies cost stays bounded, and one
+        forgotten is read from Redis again when it comes back."""
+        for client in [c for c, p in self._people.items() if p.idle]:
             del self._people[client]
 
     def find(self, client: str) -> Person | None:
         return self._people.get(client)
 
+    async def start(self, person: Person, game: str, bots: list[str], people: int,
+                    name: str) -> str:
+        """A new match: ``person`` at seat 0, ``people`` more seats open to other people, the
+        rest played by ``bots`` (the gateway's client ``bots_id``, holding only their seats);
+        the create goes before the person's join, on the same stream."""
+        match_id = f"web-{game}-{secrets.token_hex(5)}"
+        seats = [OPEN] * (1 + people) + bots
+        names = [name] + [f"open-{s}" for s in range(1, 1 + people)] + [
+            f"{bot}-{s}" for s, bot in enumerate(bots, start=1 + people)]
+        made = Bots(self, KeptBots(match_id=match_id, game=game, owner=person.client,
+                                   bots=seats, seed=new_seed()))
+        if any(bots):  # a match of people alone needs none
+            self.bots[made.client] = made
+            await made.play()
+        await self.desk.send(CreateMatch(
+            match_id=match_id, game=game, seat_names=names, client=made.client,
+            clients=[made.client if bot else OPEN for bot in seats]))
+        await person.join(match_id, game, seat=0, name=name)
+        return match_id
+
+    async def hear(self, message: Message) -> None:
+        """Hands what came on the gateway's inbox to the client it names."""
+        to = getattr(message, "to", "")
+        bots = self.bots.get(to)
+        if bots is not None:
+            await bots.hear(message)
+        elif is_person_id(to):
+            await (await self.get(to, keep=False)).hear(message)
+        elif to.startswith(f"{PERSON_PREFIX}bots-") and isinstance(message, CommandRefused):
+            # a match of people alone: its create was refused; its owner asked to join it
+            for person in self._people.values():
+                if message.subject in person.asked:
+                    person.refuse(message.subject, f"{message.code.value}: {message.detail}")
+
+    async def open(self) -> None:
+        """Resumes every table in play a gateway process before this one held, then hears."""
+        await self.desk.open()
+        for kind, name in await self.keeping.playing():
+            if kind == PERSON and is_person_id(name):
+                person = await self.get(name, keep=False)
+                if not person.kept:
+                    await self.keeping.forget_playing(kind, name)
+            elif kind == BOTS:
+                await self._resume_bots(name)
+        self.desk.start(self.hear)
+
+    async def _resume_bots(self, match_id: str) -> None:
+        record = await self.keeping.bots(match_id)
+        if record is None or record.over:
+            await self.keeping.forget_playing(BOTS, match_id)
+            return
+        made = self.bots[bots_id(match_id)] = Bots(self, record)
+        await made.play(resumed=True)
+        if await result_of(self.redis, match_id) is not None:
+            await made.end()
+
+    def later(self, delay_s: float, work: Coroutine[Any, Any, None]) -> None:
+        """Runs ``work`` ``delay_s`` from now, without holding up the answers meanwhile."""
+        async def run() -> None:
+            await asyncio.sleep(delay_s)
+            await work
+        task = asyncio.create_task(run())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
     async def close(self) -> None:
-        for person in self._people.values():
-            await person.close()
+        for task in list(self._later):
+            task.cancel()
+        await self.desk.close()
