@@ -191,14 +191,20 @@ def _take(web: Browser, match_id: str, turn: tuple[int, int]) -> None:
     assert answer.status == 200, answer.text
 
 
+def _first_turn(web: Browser) -> tuple[str, str, tuple[int, int]]:
+    """A new match of ``web``'s person against a bot: its id, the person's cookie and the
+    person's first turn."""
+    match_id = _new_match(web)
+    turn = _turn(web, match_id, -1)
+    assert turn is not None
+    return match_id, web.cookies[PERSON_COOKIE], turn
+
+
 def test_a_restart_of_the_gateway_keeps_who_holds_which_table(
         redis_url: str, services: ServiceProcesses) -> None:
     with serving(redis_url) as (base, _):
         first = Browser(base)
-        match_id = _new_match(first)
-        cookie = first.cookies[PERSON_COOKIE]
-        turn = _turn(first, match_id, -1)
-        assert turn is not None
+        match_id, cookie, turn = _first_turn(first)
         _take(first, match_id, turn)
         answered = turn[0]
     # The first process is gone: a second one on the same Redis knows the person's table,
@@ -242,10 +248,7 @@ def test_one_persons_cookie_gets_nothing_of_anothers_table(
         redis_url: str, services: ServiceProcesses) -> None:
     with serving(redis_url) as (base, _):
         web = Browser(base)
-        match_id = _new_match(web)
-        ann = web.cookies[PERSON_COOKIE]
-        turn = _turn(web, match_id, -1)
-        assert turn is not None
+        match_id, ann, turn = _first_turn(web)
         _as(web, None)
         _new_match(web)  # bob has a table of his own
         bob = web.cookies[PERSON_COOKIE]

@@ -31,7 +31,7 @@ from typing import Any
 import structlog
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisError
 
 QUIET_AFTER_S = 30.0
 """A stream last written this long ago is read no more until it is written again."""
@@ -160,7 +160,7 @@ async def ensure_notifications(client: Redis, log: Any) -> bool:
         if not missing:
             return False
         await client.config_set("notify-keyspace-events", flags + "".join(missing))
-    except (ResponseError, RedisError) as exc:
+    except RedisError as exc:
         log.info("keyspace events not set here", error=str(exc))
         return False
     log.info("keyspace events of streams turned on", flags=flags + "".join(missing))

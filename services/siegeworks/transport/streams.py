@@ -633,9 +633,11 @@ class StreamConsumer(Generic[T]):
         if self.read_interval_s and await self._sleep_unless_stopped(self.read_interval_s):
             return
         self._streams_changed.clear()
-        # Not the streams a blocking read names now: what it takes is handled after, in order.
-        await self._sweep_if_due({stream for slot in waiting
-                                  for stream in self._blocked.get(slot, ((),))[0]})
+        if self.activity is not None and self.activity.sweep_due():
+            # Not the streams a blocking read names now: what it takes is handled after, in
+            # order.
+            await self._sweep_if_due({stream for slot in waiting
+                                      for stream in self._blocked.get(slot, ((),))[0]})
         answered = self._answered(waiting)  # first, so their slots are swept now as well
         slots = {slot: streams for slot in self._by_slot()
                  if slot not in waiting and (streams := self._to_read(slot))}
@@ -813,7 +815,7 @@ class StreamConsumer(Generic[T]):
         """The streams to read now (of ``slot``, on a cluster): those considered (all of
         them with ``every``) less those skipped."""
         if every:
-            streams = self.streams if slot is None else self._by_slot(self.streams).get(slot, [])
+            streams = self.streams if slot is None else _grouped_by_slot(self.streams).get(slot, [])
         else:
             streams = self.considered() if slot is None else self._by_slot().get(slot, [])
         if self.skip is None:
@@ -829,11 +831,8 @@ class StreamConsumer(Generic[T]):
             self._reading[slot] = known
         return known[2]
 
-    def _by_slot(self, streams: list[str] | None = None) -> dict[int, list[str]]:
-        """The streams considered (or ``streams``), by cluster slot (worked out again only
-        when they change)."""
-        if streams is not None:
-            return _grouped_by_slot(streams)
+    def _by_slot(self) -> dict[int, list[str]]:
+        """The streams considered, by cluster slot (worked out again only when they change)."""
         considered = self.considered()
         if self._grouped[0] is not considered:
             self._grouped = (considered, _grouped_by_slot(considered))
