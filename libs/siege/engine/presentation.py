@@ -17,10 +17,19 @@ from typing import Any
 from rich.console import RenderableType
 
 from siege.contracts.events import MatchCreated
+from siege.engine.scene import Scene
 
 Names = Sequence[str]
 ActionText = Callable[[Any, Any, Names], str]
 """``(action, view of the seat choosing, names) -> one line``."""
+SceneOf = Callable[[Any, Names, "int | None"], Scene]
+"""``(view, names, seat told or None for a spectator) -> the board as a page draws it``."""
+Target = Callable[[Any, Any], str]
+"""``(action, view of the seat choosing) -> the id of the scene's piece the action picks`` (a
+place, a card, a unit), or "" where it picks none: clicking that piece offers the action."""
+Group = Callable[[Any, Any, Names], str]
+"""``(action, view, names) -> the heading it is listed under`` ("Archers on north rampart 1",
+"Fireball") where a decision offers many actions; "" for none."""
 EventText = Callable[[Any, Names, "int | None"], str]
 """``(event, names, seat told or None for a spectator) -> one line``, never revealing what that
 seat's view (or, for a spectator, every seat's view) hides."""
@@ -52,6 +61,10 @@ class Presentation:
     board: Callable[[Any, Names], RenderableType]  # a view drawn in 80 columns, 40 lines at most
     actions: dict[type, ActionText] = field(default_factory=dict)  # one per action type
     events: dict[type, EventText] = field(default_factory=dict)  # one per game event type
+    # The board a page draws (see siege.engine.scene); every hosted game gives one.
+    scene: SceneOf | None = None
+    target: Target = lambda action, view: ""
+    group: Group = lambda action, view, names: ""
     # For a game whose events name things only the match's options resolve (Castle Assault's
     # cards are positions in deck lists the create gives): the presentation of one match.
     for_match: Callable[[MatchCreated], Presentation] | None = None
