@@ -342,7 +342,8 @@ async def _play(
     return finished
 
 
-async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> RunResult:
+async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int,
+                            name: str = "player", auto: bool = False) -> RunResult:
     """One match through the services in which a person at this terminal holds
     ``human_seat`` as an outside client of its own, and bots the other seats."""
     match_id = cfg.match_id(0)
@@ -351,16 +352,16 @@ async def play_human_remote(cfg: RunConfig, redis: Redis, human_seat: int) -> Ru
     # The person's seat is open, and the person's own client joins it: a create may not name
     # another client as a holder (siegeworks.match.consent).
     spec = MatchSpec(match_id=match_id, game=cfg.game, options=cfg.options,
-                     seat_names=["you" if not n else f"{n}-{s}" for s, n in enumerate(bots)],
+                     seat_names=[name if not n else f"{n}-{s}" for s, n in enumerate(bots)],
                      bots=bots)
     master = cfg.master_seed()
     human = OutsideClient(redis, person, make_player=lambda bus, grant: HumanSeat(
-        bus, person, grant.game, grant.seat))
+        bus, person, grant.game, grant.seat, auto=auto))
     # No stall limit: a person may think as long as the decision clock allows.
     played, _ = await asyncio.gather(
         play_specs([spec], redis, bot_seed_for(master) if master else new_seed(),
                    stall_timeout_s=float("inf")),
-        human.run(JoinMatch(match_id=match_id, client=person, seat=human_seat, name="you"),
+        human.run(JoinMatch(match_id=match_id, client=person, seat=human_seat, name=name),
                   match_id, lambda m: isinstance(m, MatchFinished)
                   and m.match_id == match_id, timeout_s=float("inf")))
     return RunResult([match_id], [played[match_id]])

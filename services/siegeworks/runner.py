@@ -118,7 +118,8 @@ async def audit_match(log: EventLog, match_id: str,
 
 
 async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
-                          make_human: Callable[[Any, str, Recap], Any]) -> RunResult:
+                          make_human: Callable[[Any, str, Recap], Any],
+                          name: str = "player") -> RunResult:
     """One match in which a person (``make_human(bus, client, recap)``, a HumanSeat) holds
     ``human_seat`` and bots the others; ``recap`` hears the match's public story."""
     master = cfg.master_seed()
@@ -128,7 +129,7 @@ async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
     bot_seed = bot_seed_for(master) if master else new_seed()
     match_id = cfg.match_id(0)
     names = cfg.seat_bots()
-    names[human_seat] = "you"
+    names[human_seat] = name
     bots = make_seats(wired.bus, LOCAL_CLIENT, cfg.game, match_id, cfg.seat_bots(), bot_seed)
     seats: list[Any] = list(bots)
     seats[human_seat] = human

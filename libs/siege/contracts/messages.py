@@ -158,8 +158,9 @@ class RegisterEntrant(Message, frozen=True, tag="cmd.register_entrant", kw_only=
         "`unknown_tournament`."))]
     client: Annotated[ClientId, Meta(description=_CLIENT)] = ""
     name: Annotated[DisplayName, Meta(description=(
-        "A display name for the entrant. Not used by the services so far: an outside "
-        "entrant is named by its entrant id, `c-<client id>`."))] = ""
+        "A display name for the entrant: the tournament records it (EntrantRegistered) "
+        "and its pages show it in standings, rounds and rating changes beside the entrant "
+        "id, `c-<client id>`, which stays the entrant's identity."))] = ""
 
 
 class SubmitAction(Message, frozen=True, tag="cmd.submit_action", kw_only=True):

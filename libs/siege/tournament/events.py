@@ -28,6 +28,7 @@ class EntrantRegistered(Event, frozen=True, tag="tm.entrant_registered", kw_only
     entrant: str
     bot: str  # the bot that plays for this entrant ("" for an outside client)
     client: str = ""  # the outside client that plays for it (its seats are granted to it)
+    name: str = ""  # the name it entered under, shown beside its id; "" for none
 
 
 class EntrantWithdrew(Event, frozen=True, tag="tm.entrant_withdrew", kw_only=True):

@@ -28,6 +28,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
     entrants: list[str] = []
     bots: dict[str, str] = {}
     clients: dict[str, str] = {}  # entrant -> the outside client playing it
+    names: dict[str, str] = {}  # entrant -> the name it entered under, where it gave one
     withdrawn: list[str] = []
     rounds: dict[int, RoundPaired] = {}
     recorded: dict[str, MatchRecorded] = {}  # by match id
@@ -66,6 +67,10 @@ class TournamentState(msgspec.Struct, kw_only=True):
         records = self.table_records(table_match_id)
         return records[-1] if records else None
 
+    def name_of(self, entrant: str) -> str:
+        """How people read an entrant: the name it entered under, else its id."""
+        return self.names.get(entrant, entrant)
+
     @property
     def tid(self) -> str:
         assert self.created is not None
@@ -86,6 +91,8 @@ def evolve(state: TournamentState, event: Event) -> TournamentState:
         state.bots[event.entrant] = event.bot
         if event.client:
             state.clients[event.entrant] = event.client
+        if event.name:
+            state.names[event.entrant] = event.name
     elif isinstance(event, EntrantWithdrew):
         state.withdrawn.append(event.entrant)
     elif isinstance(event, TournamentCreated):

@@ -6,6 +6,7 @@ them: every ``siege`` command imports this module, and they would double its sta
 from __future__ import annotations
 
 import asyncio
+import getpass
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,7 +15,7 @@ from redis.asyncio import Redis
 from rich.table import Table
 
 from siege.bots.registry import bot_names
-from siege.contracts.messages import MatchFinished
+from siege.contracts.messages import MAX_DISPLAY_NAME, MatchFinished
 from siege.engine.registry import game_names, get_engine
 from siege.hosting.clocks import MAX_TIMEOUT_MS
 from siegeworks.cli.app import app
@@ -249,6 +250,25 @@ def _print_results(finished: list[MatchFinished]) -> None:
             f"{bot} {count:g}" for bot, count in sorted(wins.items())))
 
 
+def seat_name_of(given: str | None) -> str:
+    """The person's seat name: the one given, else the login name; never "you", which every
+    other reader (spectators, replays, the other seats) would read as themselves."""
+    name = " ".join((given if given is not None else login_name()).split())
+    if not name:
+        raise fail("--name: give a name of at least one letter")
+    if len(name) > MAX_DISPLAY_NAME or name.casefold() == "you":
+        raise fail(f"--name {name!r}: give a name of 1 to {MAX_DISPLAY_NAME} characters, "
+                   "not \"you\"")
+    return name
+
+
+def login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no such user in the password database (a container)
+        return "player"
+
+
 @app.command()
 def play(
     game: Annotated[str, typer.Option(help="Game to play.")] = "castle-dash",
@@ -265,6 +285,12 @@ def play(
         help="Time for each decision: 90s, 10m, 1h, or none (a casual game: a week).")]
     = "none",
     decks: Decks = None,
+    name: Annotated[str | None, typer.Option(
+        help="Your seat's name, as everyone else reads it (default: your login name); your "
+             "own screen says \"you\".", show_default=False)] = None,
+    auto: Annotated[bool, typer.Option(
+        "--auto/--no-auto", help="Take a decision with a single choice by itself, and say "
+                                 "so.")] = False,
     redis_url: RedisUrl = None,
 ) -> None:
     """Play one match at this terminal against bots, over the bus like any other client.
@@ -275,7 +301,7 @@ def play(
     match up; Ctrl-C leaves.
 
     Examples: siege play --game castellum --players 3 --seat 1;
-    siege play --game storm-the-castle --clock 10m"""
+    siege play --game storm-the-castle --clock 10m --auto --name Ada"""
     from siegeworks.clients.human import HumanSeat
     from siegeworks.remote_run import play_human_remote
     from siegeworks.runner import RunConfig, audit_match, play_with_human
@@ -288,6 +314,7 @@ def play(
     allowed = clock_ms(clock)
     if allowed is None:
         raise fail(f"--clock {clock!r}: give a time such as 90s, 10m or 1h, or none")
+    shown_as = seat_name_of(name)
     if in_process and allowed != MAX_TIMEOUT_MS:
         raise fail("--clock needs the services: one process keeps no clocks")
     cfg = RunConfig(game=game, matches=1, players=players, bots=bots.split(","), seed=seed,
@@ -298,14 +325,14 @@ def play(
         async with open_log(redis_url) as (log, _where, url):
             if in_process:
                 result = await play_with_human(
-                    cfg, log, seat, lambda bus, client, recap: HumanSeat(bus, client, game, seat,
-                                                                 recap=recap))
+                    cfg, log, seat, lambda bus, client, recap: HumanSeat(
+                        bus, client, game, seat, recap=recap, auto=auto), shown_as)
             else:
                 procs = ServiceProcesses(url, data_dir() / "logs", _service_env(cfg))
                 async with procs.running(log.redis):
                     out.print("you play over the bus, through the match, rules, dice and "
                               "scoring services")
-                    result = await play_human_remote(cfg, log.redis, seat)
+                    result = await play_human_remote(cfg, log.redis, seat, shown_as, auto)
             if not result.finished:
                 out.print("the match did not finish")
                 return

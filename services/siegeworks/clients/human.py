@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 from rich.console import Console
@@ -78,8 +79,9 @@ class SeatNames(Sequence[str]):
 class HumanSeat:
     def __init__(self, bus: Bus, client: str, game: str, seat: int,
                  lines: Lines | None = None, show: Callable[[str], None] = print,
-                 recap: Recap | None = None) -> None:
+                 recap: Recap | None = None, auto: bool = False) -> None:
         self.bus = bus
+        self.auto = auto  # a decision with a single choice is taken by itself
         self.client = client
         self.seat = seat
         self.presentation = presentation(game)
@@ -111,8 +113,14 @@ class HumanSeat:
                   f"{clock} ---")
         view = self._view.decode(prompt.view)
         self.console.print(self.presentation.board(view, self.names))
-        for number, action in enumerate(legal, start=1):
-            self.show(f"  {number:>2}. {self.presentation.action(action, view, self.names)}")
+        words = [self.presentation.action(action, view, self.names) for action in legal]
+        if self.auto and len(legal) == 1:
+            self.show(f"  the only choice, taken by itself: {words[0]}")
+            self._answered = prompt.decision
+            await self._submit(prompt, legal[0])
+            return
+        for number, said in enumerate(words, start=1):
+            self.show(f"  {number:>2}. {said}")
         helpers = [asyncio.create_task(self._count_down(prompt.deadline_ms))]
         if self.recap is not None:
             helpers.append(asyncio.create_task(self.recap.keep()))
@@ -131,10 +139,13 @@ class HumanSeat:
                 match_id=prompt.match_id, seat=prompt.seat, token=self.token,
                 command_id=f"{prompt.match_id}:{prompt.seat}:resign", client=self.client))
             return
+        await self._submit(prompt, legal[choice])
+
+    async def _submit(self, prompt: SeatPrompted, action: Any) -> None:
         await self.bus.publish(commands_topic(self.client), SubmitAction(
             match_id=prompt.match_id, seat=prompt.seat, decision=prompt.decision,
             command_id=f"{prompt.match_id}:{prompt.seat}:{prompt.decision}",
-            action=msgspec.msgpack.encode(legal[choice]), token=self.token, client=self.client))
+            action=msgspec.msgpack.encode(action), token=self.token, client=self.client))
 
     async def _tell_recap(self, match_id: str) -> None:
         """Shows what happened since this seat's last turn, and names the seats by their names

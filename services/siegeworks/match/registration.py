@@ -35,7 +35,8 @@ async def on_register_entrant(ctx: ServiceContext, cmd: RegisterEntrant) -> None
         refusal = registration_refusal(state, cmd.client)
         if refusal is not None or cmd.client in state.clients.values():
             return None
-        return [EntrantRegistered(entrant=entrant_for(cmd.client), bot="", client=cmd.client)]
+        return [EntrantRegistered(entrant=entrant_for(cmd.client), bot="", client=cmd.client,
+                                  name=" ".join(cmd.name.split()))]
 
     await TournamentStore(ctx.log, ctx.clock).append_owed(cmd.tournament_id, owe)
     if refusal is not None:

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -41,16 +42,19 @@ from siege.tournament.store import TournamentStore
 from siegeworks.listing import STATES, match_rows, tournament_rows
 from siegeworks.match.lobby import read_listing
 from siegeworks.redis_target import archive_store, connect
+from siegeworks.serve import SERVICES, read_health
 from siegeworks.web import play, replaying, tournaments
 from siegeworks.web.feeds import Feeds
 
 HERE = Path(__file__).parent
 BOARDS_KEPT = 512
+HEALTH_EVERY_S = 2.0
 QUIET_BLOCK_MS = 2_000
 
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                          autoescape=select_autoescape(["html"]))
 _templates.filters["zip"] = zip
+_templates.filters["clock_words"] = lambda ms: clock_words(ms)
 
 
 def page(name: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -70,17 +74,23 @@ class Gateway:
         # of one match are told the same positions.
         self._boards: OrderedDict[tuple[str, int], str] = OrderedDict()
         self.feeds = Feeds(redis)
-        self.people = play.People(redis)
+        self.people = play.People(redis, self.log)
+        self._missing: list[str] = []
+        self._health_at = -HEALTH_EVERY_S
 
-    def _board(self, match_id: str, seq: int, game: str, view: Any, names: list[str]) -> str:
-        key = (match_id, seq)
-        svg = self._boards.get(key)
-        if svg is None:
-            svg = replaying.board_svg(game, view, names, f"{match_id} after seq {seq}")
-            self._boards[key] = svg
+    def _board(self, match_id: str, seq: int, game: str, view: Any, names: list[str],
+               kind: str = "html") -> str:
+        """The spectator's board after ``seq``: the game's scene as HTML (``kind`` "html"), or
+        the terminal's drawing as SVG ("svg"), kept for the last ``BOARDS_KEPT`` asked for."""
+        key = (match_id, seq, kind)
+        drawn = self._boards.get(key)
+        if drawn is None:
+            drawn = (scene_html(game, view, names) if kind == "html" else
+                     replaying.board_svg(game, view, names, f"{match_id} after seq {seq}"))
+            self._boards[key] = drawn
             if len(self._boards) > BOARDS_KEPT:
                 self._boards.popitem(last=False)
-        return svg
+        return drawn
 
     # --- pages --------------------------------------------------------------------------------
 
@@ -121,8 +131,10 @@ class Gateway:
         if isinstance(found, Response):
             return found
         game, view, names, seq = found
-        return Response(self._board(match_id, seq, game, view, names),
-                        media_type="image/svg+xml")
+        if request.url.path.endswith(".svg"):
+            return Response(self._board(match_id, seq, game, view, names, "svg"),
+                            media_type="image/svg+xml")
+        return HTMLResponse(self._board(match_id, seq, game, view, names))
 
     async def view(self, request: Request) -> Response:
         found = await self._view_at(request)
@@ -169,13 +181,32 @@ class Gateway:
                                 httponly=True, samesite="strict")
         return response
 
+    async def missing(self) -> str:
+        """What keeps a match from starting on this store, in words ("" when nothing): the
+        services play every match, and a store may have none running (checked at most every
+        ``HEALTH_EVERY_S``: a health record is one key per process)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._health_at >= HEALTH_EVERY_S:
+            try:
+                up = {h.service for h in await read_health(self.redis)}
+            except RedisError:
+                up = set(SERVICES)  # the store's own trouble is told where it happens
+            self._missing, self._health_at = [s for s in SERVICES if s not in up], now
+        if not self._missing:
+            return ""
+        return (f"No {', '.join(self._missing)} service is running on this store, so no match "
+                "can start: run `siege web` without --redis-url (it runs them on its own store),"
+                " `siege web --services`, or `siege serve <service>` for each.")
+
     async def playing(self, request: Request) -> Response:
         person, new = await self._person(request)
         listing = [o for o in await read_listing(self.redis)
                    if o.match_id not in person.tables]
         tables = sorted(person.tables.values(), key=lambda t: (t.over, t.match_id))
         return self._as(page("play.html", games=play_choices(), tables=tables, lobby=listing,
-                             problem=person.problem, client=person.client), person, new)
+                             problem=person.problem, client=person.client,
+                             missing=await self.missing(), clocks=play.CLOCKS,
+                             default_clock=play.DEFAULT_CLOCK), person, new)
 
     async def play_new(self, request: Request) -> Response:
         person, new = await self._person(request, keep=True)
@@ -184,12 +215,13 @@ class Gateway:
             game, bots, people = play.checked_new(
                 str(form.get("game", "")), str(form.get("players", "")),
                 str(form.get("people", "0")), str(form.get("bot", "random")))
+            clock_ms = play.checked_clock(str(form.get("clock", play.DEFAULT_CLOCK)))
         except ValueError as error:
             person.problem = str(error)
             return self._as(RedirectResponse("/play", status_code=303), person, new)
         person.problem = ""
         match_id = await self.people.start(person, game, bots, people,
-                                           str(form.get("name", "")) or "you")
+                                           display_name(form), clock_ms)
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def play_join(self, request: Request) -> Response:
@@ -203,7 +235,7 @@ class Gateway:
         if game is None:
             person.problem = f"no match {match_id!r} is waiting for players"
             return self._as(RedirectResponse("/play", status_code=303), person, new)
-        await person.join(match_id, game, name=str(form.get("name", "")) or "guest")
+        await person.join(match_id, game, name=display_name(form))
         return self._as(RedirectResponse(f"/play/{match_id}", status_code=303), person, new)
 
     async def enter(self, request: Request) -> Response:
@@ -212,7 +244,7 @@ class Gateway:
         if await self._tournament(tid) is None:
             return not_found(f"no tournament {tid!r}")
         form = await form_of(request)
-        await person.enter(tid, str(form.get("name", "")) or person.client)
+        await person.enter(tid, display_name(form))
         return self._as(RedirectResponse("/play", status_code=303), person, new)
 
     async def table(self, request: Request) -> Response:
@@ -224,7 +256,10 @@ class Gateway:
             return self._as(not_found(f"you hold no seat of {match_id!r} and asked for none"),
                             person, new)
         rules = presentation(game).rules_summary
-        return self._as(page("table.html", match_id=match_id, table=table, rules=rules),
+        if table is not None and table.over and not table.final:
+            await self.people.final_board(table)
+        return self._as(page("table.html", match_id=match_id, table=table, rules=rules,
+                             missing=await self.missing() if table is None else ""),
                         person, new)
 
     async def _game_of(self, match_id: str) -> str | None:
@@ -256,6 +291,21 @@ class Gateway:
             return JSONResponse({"error": problem}, status_code=409)
         return JSONResponse({"ok": True})
 
+    async def auto(self, request: Request) -> Response:
+        """Turns taking a single choice by itself on or off for one table."""
+        person, _ = await self._person(request)
+        table = person.tables.get(request.path_params["match_id"])
+        if table is None:
+            return JSONResponse({"error": "you hold no seat of this match"}, status_code=404)
+        try:
+            on = (await request.json())["on"]
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "send {on: true or false}"}, status_code=400)
+        if not isinstance(on, bool):
+            return JSONResponse({"error": "send {on: true or false}"}, status_code=400)
+        table.auto = on
+        return JSONResponse({"ok": True})
+
     async def resign(self, request: Request) -> Response:
         person, _ = await self._person(request)
         seat = person.seats.get(request.path_params["match_id"])
@@ -271,22 +321,37 @@ class Gateway:
         if match_id not in person.asked:
             yield {"event": "refused", "data": f"you hold no seat of {match_id}"}
             return
+        said = ""
         while (table := person.tables.get(match_id)) is None:  # the grant is on its way
             if match_id in person.refused:
                 yield {"event": "refused", "data": person.refused[match_id]}
                 return
+            if (missing := await self.missing()) != said:
+                said = missing
+                yield {"event": "missing", "data": missing}
             await asyncio.sleep(0.05)
         table.pages.add(changes)
         feed = self.feeds.follow(match_id)
         heard = asyncio.create_task(feed.get())
         changed = asyncio.create_task(changes.get())
+        taken = 0  # of the table's choices taken by themselves, those told to this page
+
+        def newly_taken() -> list[dict[str, str]]:
+            nonlocal taken
+            told = [{"event": "taken", "data": words} for words in table.taken[taken:]]
+            taken = len(table.taken)
+            return told
         try:
+            for item in newly_taken():
+                yield item
             yield {"event": "turn", "data": _turn_html(table)}
             while True:
                 done, _ = await asyncio.wait({heard, changed},
                                              return_when=asyncio.FIRST_COMPLETED)
                 if changed in done:
                     changed = asyncio.create_task(changes.get())
+                    for item in newly_taken():
+                        yield item
                     yield {"event": "turn", "data": _turn_html(table)}
                     if table.over:
                         yield {"event": "over", "data": table.match_id}
@@ -394,8 +459,8 @@ class Gateway:
                 yield {"event": "said", "data": lines}
                 try:
                     view = view_decoder(item.game).decode(item.view)
-                    svg = self._board(match_id, item.seq, item.game, view, item.seat_names)
-                    yield {"event": "board", "data": svg.replace("\n", " ")}
+                    drawn = self._board(match_id, item.seq, item.game, view, item.seat_names)
+                    yield {"event": "board", "data": drawn.replace("\n", " ")}
                 except (msgspec.DecodeError, msgspec.ValidationError, KeyError):
                     pass  # a game this version cannot draw: the lines still tell the match
                 if item.over:
@@ -412,13 +477,44 @@ async def form_of(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
 
 
+def scene_html(game: str, view: Any, names: list[str], told: int | None = None) -> str:
+    """The game's scene of ``view`` as the pages draw it (templates/scene.html)."""
+    drawn = presentation(game).scene
+    if drawn is None:
+        return ""
+    macro = _templates.get_template("scene.html").module.scene  # type: ignore[attr-defined]
+    return str(macro(drawn(view, names, told)))
+
+
+def display_name(form: dict[str, str]) -> str:
+    """The name a person typed, trimmed to what a seat name may be; a guest's where none."""
+    name = " ".join(str(form.get("name", "")).split())[:32]
+    return name or play.DEFAULT_NAME
+
+
 def _turn_html(table: play.Table) -> str:
     return _templates.get_template("turn.html").render(table=table)
 
 
-def play_choices() -> list[tuple[str, int, int]]:
-    """(game, fewest, most players) of every hosted game, for the new-match form."""
-    return [(g, get_engine(g).min_players, get_engine(g).max_players) for g in game_names()]
+def play_choices() -> list[tuple[str, int, int, int]]:
+    """(game, fewest, most, usual players) of every hosted game, for the new-match form: the
+    usual count is the fewest that makes a match of more than one seat."""
+    choices = []
+    for game in game_names():
+        engine = get_engine(game)
+        low, high = engine.min_players, engine.max_players
+        choices.append((game, low, high, min(max(low, 2), high)))
+    return choices
+
+
+def clock_words(ms: int) -> str:
+    """A decision clock in words: "a day", "10 minutes", "30 seconds"."""
+    for unit_ms, one, many in ((86_400_000, "a day", "days"), (3_600_000, "an hour", "hours"),
+                               (60_000, "a minute", "minutes"), (1_000, "a second", "seconds")):
+        if ms >= unit_ms and ms % unit_ms == 0:
+            count = ms // unit_ms
+            return one if count == 1 else f"{count} {many}"
+    return f"{ms} ms"
 
 
 def make_app(redis_url: str) -> Starlette:
@@ -445,6 +541,7 @@ def make_app(redis_url: str) -> Starlette:
         Route("/matches", on("matches")),
         Route("/matches/{match_id}", on("match")),
         Route("/matches/{match_id}/board.svg", on("board")),
+        Route("/matches/{match_id}/board.html", on("board")),
         Route("/matches/{match_id}/view.json", on("view")),
         Route("/matches/{match_id}/export.jsonl", on("export")),
         Route("/matches/{match_id}/watch", on("watching")),
@@ -456,6 +553,7 @@ def make_app(redis_url: str) -> Starlette:
         Route("/play/{match_id}/events", on("table_events")),
         Route("/play/{match_id}/act", on("act"), methods=["POST"]),
         Route("/play/{match_id}/resign", on("resign"), methods=["POST"]),
+        Route("/play/{match_id}/auto", on("auto"), methods=["POST"]),
         Route("/tournaments/{tournament_id}/enter", on("enter"), methods=["POST"]),
         Route("/verify", on("verify")),
         Route("/matches/{match_id}/watch/events", on("watch_events")),

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from siege.bots.registry import bot_names
 from siege.contracts.events import MatchCreated
@@ -40,12 +41,18 @@ from siege.contracts.messages import (
 from siege.contracts.rejections import RejectionCode
 from siege.dice.fair import new_seed
 from siege.engine.codecs import action_list_decoder, view_decoder
+from siege.engine.presentation import seat_name, who
 from siege.engine.registry import game_names, get_engine, presentation
+from siege.engine.scene import Scene, pieces
 from siege.eventlog.acl import GATEWAY_PEOPLE
 from siege.eventlog.keys import log_key, view_key
+from siege.eventlog.log import EventLog, EventLogError, RedisEventLog
+from siege.hosting.clocks import DEFAULT_TIMEOUT_MS, parse_timeout_ms
 from siege.hosting.loader import CORE_CODEC
 from siege.hosting.lobby import OPEN
+from siege.hosting.replay import ReplayError
 from siegeworks.clients.bots import BotSeat, make_seats
+from siegeworks.listing import END_REASONS
 from siegeworks.web import replaying
 from siegeworks.web.desk import Desk
 from siegeworks.web.keeping import BOTS, PERSON, Keeping, KeptBots, KeptTable, result_of
@@ -75,13 +82,44 @@ def bots_id(match_id: str) -> str:
     return f"{PERSON_PREFIX}bots-{match_id[-10:]}"
 
 
+CLOCKS = {"casual": 86_400_000, "relaxed": 600_000, "brisk": 120_000, "blitz": 30_000}
+"""The clock a person may choose for each decision of a new match, by name: a casual match
+(the default) gives a day a decision, so a person may leave and come back."""
+DEFAULT_CLOCK = "casual"
+DEFAULT_NAME = "guest"
+"""The name of a person who typed none: never "you", which every other seat would read."""
+
+
+@dataclass
+class Choice:
+    words: str
+    target: str  # the id of the board's piece it picks, or ""
+    group: str  # the heading it is listed under, or ""
+
+
 @dataclass
 class Turn:
     """The seat's open decision as the page shows it."""
 
     decision: int
-    actions: list[str]  # each legal action in words, in the prompt's order
+    choices: list[Choice]  # each legal action, in the prompt's order
     deadline_ms: int  # 0: no clock
+    clock_ms: int = 0  # the whole time a decision is given
+
+    @property
+    def groups(self) -> list[tuple[str, list[tuple[int, Choice]]]]:
+        """The choices under their headings, in order of first appearance: a long list is read
+        by unit or card; a short one, or one without headings, is one group."""
+        if len(self.choices) <= GROUP_FROM or not any(c.group for c in self.choices):
+            return [("", list(enumerate(self.choices)))]
+        grouped: dict[str, list[tuple[int, Choice]]] = {}
+        for index, choice in enumerate(self.choices):
+            grouped.setdefault(choice.group, []).append((index, choice))
+        return list(grouped.items())
+
+
+GROUP_FROM = 8
+"""Decisions offering more actions than this list them under headings."""
 
 
 @dataclass
@@ -93,10 +131,44 @@ class Table:
     seat: int
     names: list[str] = field(default_factory=list)
     turn: Turn | None = None
-    board: str = ""  # SVG of the seat's own view at its last prompt
+    scene: Scene | None = None  # the board of the seat's own view at its last prompt
+    moved: set[str] = field(default_factory=set)  # pieces that changed since the one before
     result: MatchFinished | None = None
     said: str = ""  # the last thing the services refused, in words
+    auto: bool = True  # a decision with one choice is taken by itself
+    taken: list[str] = field(default_factory=list)  # the choices so taken, in words, in order
+    final: bool = False  # the scene is the board as the match ended
     pages: set[asyncio.Queue[str]] = field(default_factory=set)
+
+    def show(self, scene: Scene) -> None:
+        """Draws ``scene``, marking what changed since the board shown before it."""
+        if self.scene is not None:
+            before = {p.id or p.label: p for p in pieces(self.scene)}
+            self.moved = {p.id or p.label for p in pieces(scene)
+                          if before.get(p.id or p.label) != p}
+        self.scene = scene
+
+    @property
+    def ending(self) -> str:
+        """Why the match ended, in words, from this seat's side."""
+        result = self.result
+        if result is None:
+            return ""
+        if result.reason == "forfeit" and result.timed_out:
+            return f"{_listed(self, result.timed_out)} ran out of time: a forfeit"
+        if result.reason == "resigned" and result.resigned:
+            return f"{_listed(self, result.resigned)} resigned"
+        return END_REASONS.get(result.reason, result.reason)
+
+    @property
+    def standing(self) -> list[tuple[int, str, bool]]:
+        """(rank, name, is this seat) of every seat, best first."""
+        if self.result is None:
+            return []
+        names = self.names or list(self.result.seat_names)
+        rows = [(rank, seat_name(names, seat), seat == self.seat)
+                for seat, rank in enumerate(self.result.ranks)]
+        return sorted(rows, key=lambda row: row[0])
 
     @property
     def over(self) -> bool:
@@ -105,6 +177,11 @@ class Table:
     def changed(self) -> None:
         for page in self.pages:
             page.put_nowait("turn")
+
+
+def _listed(table: Table, seats: list[int]) -> str:
+    names = table.names or (list(table.result.seat_names) if table.result else [])
+    return " and ".join(who(names, s, table.seat) for s in seats)
 
 
 class WebSeat:
@@ -118,6 +195,7 @@ class WebSeat:
         self._presentation = presentation(table.game)
         self._legal: list[Any] = []
         self._answered = -1
+        self.clock_ms = 0  # the match's decision clock, once its first event is read
 
     @property
     def stream(self) -> str:
@@ -135,16 +213,23 @@ class WebSeat:
             if made is not None:
                 table.names = replaying.seat_names(made.seat_names, made.players)
                 self._presentation = self._presentation.bound(made)
+                self.clock_ms = parse_timeout_ms(made.options.get(
+                    "decision_timeout_ms", "")) or DEFAULT_TIMEOUT_MS
                 await self.person.keep(table.match_id, names=table.names)
         self._legal = self._actions.decode(msgspec.msgpack.encode(prompt.legal))
         view = self._view.decode(prompt.view)
-        table.board = replaying.board_svg(
-            table.game, view, table.names, f"{table.match_id}: your view, decision "
-            f"{prompt.decision}")
-        table.turn = Turn(prompt.decision,
-                          [self._presentation.action(a, view, table.names) for a in self._legal],
-                          prompt.deadline_ms)
+        shown = self._presentation
+        if shown.scene is not None:
+            table.show(shown.scene(view, table.names, table.seat))
+        table.turn = Turn(prompt.decision, [
+            Choice(shown.action(a, view, table.names), shown.target(a, view),
+                   shown.group(a, view, table.names)) for a in self._legal],
+            prompt.deadline_ms, self.clock_ms)
         table.said = ""
+        if table.auto and len(self._legal) == 1:  # forced: taken by itself, and said so
+            table.taken.append(table.turn.choices[0].words)
+            await self.choose(prompt.decision, 0)
+            return
         table.changed()
 
     async def choose(self, decision: int, index: int) -> str | None:
@@ -224,7 +309,8 @@ class Person:
         self.people.desk.seat(seat.stream, seat.on_prompt, seat.forget_answers)
         return seat
 
-    async def join(self, match_id: str, game: str, seat: int = -1, name: str = "you") -> None:
+    async def join(self, match_id: str, game: str, seat: int = -1,
+                   name: str = DEFAULT_NAME) -> None:
         self.asked[match_id] = game
         self.refused.pop(match_id, None)
         held = self.kept.get(match_id)
@@ -298,6 +384,7 @@ class Person:
         seat = self.seats.pop(result.match_id, None)
         if seat is not None:
             self.people.desk.drop(seat.stream)
+        await self.people.final_board(table)
         table.changed()
         if result.match_id in self.kept:
             await self.keep(result.match_id, over=True)
@@ -363,6 +450,13 @@ async def created(redis: Redis, match_id: str) -> MatchCreated | None:
     return event if isinstance(event, MatchCreated) else None
 
 
+def checked_clock(name: str) -> int:
+    """The decision clock named on the form, in ms; ValueError saying what is wrong."""
+    if name not in CLOCKS:
+        raise ValueError(f"choose a clock: {', '.join(CLOCKS)}")
+    return CLOCKS[name]
+
+
 def checked_new(game: str, players: str, people: str, bot: str) -> tuple[str, list[str], int]:
     """A new match's terms from the form: (game, the bot of each bot seat, seats for other
     people); ValueError saying what is wrong."""
@@ -388,8 +482,9 @@ class People:
     LIMIT = 10_000
     """People kept in memory before the idle ones are forgotten (they are kept in Redis)."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, log: EventLog | None = None) -> None:
         self.redis = redis
+        self.log = log or RedisEventLog(redis)
         self.keeping = Keeping(redis)
         self.desk = Desk(redis, self.keeping)
         self._people: dict[str, Person] = {}
@@ -415,6 +510,19 @@ class People:
             await person.resume(kept)
             return person
 
+    async def final_board(self, table: Table) -> None:
+        """The board as the match ended, from the table's seat (its last prompt shows the board
+        before the last move); kept as it was where the log cannot be read."""
+        try:
+            entries = await self.log.read(table.match_id)
+            game, view, names = replaying.seat_view(entries, table.seat)
+        except (ReplayError, EventLogError, RedisError):
+            return
+        shown = presentation(game)
+        if shown.scene is not None:
+            table.show(shown.scene(view, table.names or names, table.seat))
+        table.final = True
+
     def stranger(self) -> Person:
         """A person with a new id, not yet remembered (nothing asked for)."""
         return Person(self, new_person_id())
@@ -435,10 +543,11 @@ class People:
         return self._people.get(client)
 
     async def start(self, person: Person, game: str, bots: list[str], people: int,
-                    name: str) -> str:
+                    name: str, clock_ms: int = CLOCKS[DEFAULT_CLOCK]) -> str:
         """A new match: ``person`` at seat 0, ``people`` more seats open to other people, the
-        rest played by ``bots`` (the gateway's client ``bots_id``, holding only their seats);
-        the create goes before the person's join, on the same stream."""
+        rest played by ``bots`` (the gateway's client ``bots_id``, holding only their seats),
+        ``clock_ms`` a decision; the create goes before the person's join, on the same
+        stream."""
         match_id = f"web-{game}-{secrets.token_hex(5)}"
         seats = [OPEN] * (1 + people) + bots
         names = [name] + [f"open-{s}" for s in range(1, 1 + people)] + [
@@ -450,7 +559,8 @@ class People:
             await made.play()
         await self.desk.send(CreateMatch(
             match_id=match_id, game=game, seat_names=names, client=made.client,
-            clients=[made.client if bot else OPEN for bot in seats]))
+            clients=[made.client if bot else OPEN for bot in seats],
+            options={"decision_timeout_ms": str(clock_ms)}))
         await person.join(match_id, game, seat=0, name=name)
         return match_id
 

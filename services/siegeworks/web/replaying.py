@@ -52,6 +52,14 @@ def spectator_view(entries: Sequence[Entry], seq: int) -> tuple[str, Any, list[s
             seat_names(ms.created.seat_names, ms.created.players))
 
 
+def seat_view(entries: Sequence[Entry], seat: int) -> tuple[str, Any, list[str]]:
+    """(game, ``seat``'s view at the end of the log, seat names)."""
+    ms, _ = fold_to(entries)
+    assert ms.engine is not None and ms.created is not None
+    return (ms.created.game, ms.engine.view(ms.game, seat),
+            seat_names(ms.created.seat_names, ms.created.players))
+
+
 def board_svg(game: str, view: Any, names: Sequence[str], title: str) -> str:
     """The game's board of ``view`` as an SVG picture of an 80-column terminal."""
     console = Console(width=80, record=True, file=io.StringIO(), color_system="truecolor")

@@ -55,6 +55,7 @@ class Shown(msgspec.Struct, frozen=True):
     rounds: list[Round]
     chart: list[Bar]
     open_places: int  # places still open to outside clients (a person may enter)
+    names: dict[str, str] = {}  # entrant -> the name it entered under, where it gave one
 
 
 async def shown(redis: Redis, state: TournamentState) -> Shown:
@@ -88,7 +89,8 @@ async def shown(redis: Redis, state: TournamentState) -> Shown:
                  breaks=list(TWO_PLAYER_TIEBREAKS if two_player else MULTIPLAYER_TIEBREAKS),
                  rating=change, rounds=rounds, chart=chart(rows, change),
                  open_places=0 if state.rounds or state.finished else max(
-                     0, created.outside - len(outside_entrants(state))))
+                     0, created.outside - len(outside_entrants(state))),
+                 names=dict(state.names))
 
 
 def chart(rows: list[StandingRow], change: dict[str, float]) -> list[Bar]:

@@ -45,6 +45,7 @@ from siege.games.castellum.presentation_board import (
     seat_name,
     year_name,
 )
+from siege.games.castellum.presentation_scene import group, scene, target
 from siege.games.castellum.views import CastellumView, EffectView
 
 _EFFECTS = {  # what each special effect does, as an infinitive clause
@@ -446,4 +447,5 @@ EVENTS: dict[type, Callable[[Any, Names, int | None], str]] = {
 }
 
 PRESENTATION = Presentation(title="Castellum: Maastricht", rules_summary=RULES_SUMMARY,
-                            board=draw, actions=ACTIONS, events=EVENTS)
+                            board=draw, actions=ACTIONS, events=EVENTS,
+                            scene=scene, target=target, group=group)

@@ -13,6 +13,7 @@ which one it was.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -43,6 +44,7 @@ from siege.games.castle_assault.presentation_board import (
     unit_of,
     where,
 )
+from siege.games.castle_assault.presentation_scene import group, scene, target
 from siege.games.castle_assault.reference import reference
 from siege.games.castle_assault.state import UID_BASE
 from siege.games.castle_assault.views import CastleAssaultView, UnitView
@@ -517,9 +519,10 @@ def for_match(created: MatchCreated) -> Presentation:
         return PRESENTATION
     events = {kind: partial(told, decks=decks) if kind in _NAMING else told
               for kind, told in EVENTS.items()}
-    return Presentation(title=PRESENTATION.title, rules_summary=RULES_SUMMARY, board=draw,
-                        actions=ACTIONS, events=events)
+    # The bound presentation keeps the board, its targets and groups; only the events change.
+    return dataclasses.replace(PRESENTATION, events=events, for_match=None)
 
 
 PRESENTATION = Presentation(title="Castle Assault", rules_summary=RULES_SUMMARY, board=draw,
-                            actions=ACTIONS, events=EVENTS, for_match=for_match)
+                            actions=ACTIONS, events=EVENTS, for_match=for_match,
+                            scene=scene, target=target, group=group)

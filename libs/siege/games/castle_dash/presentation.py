@@ -23,6 +23,7 @@ from siege.engine.presentation import who as _who
 from siege.engine.presentation import whose as _whose
 from siege.games.castle_dash import actions as a
 from siege.games.castle_dash import events as e
+from siege.games.castle_dash.presentation_scene import group, scene, target
 from siege.games.castle_dash.reference import reference
 from siege.games.castle_dash.seating import OPPONENTS
 from siege.games.castle_dash.views import HIDDEN, CastleDashView
@@ -291,7 +292,7 @@ def draw(view: CastleDashView, names: Names) -> Group:
 
 def _place(action: a.PlaceSoldiers, view: CastleDashView, names: Names) -> str:
     other = _seat(names, action.opponent)
-    text = f"place {_soldiers(action.count)} in your battle with {other}"
+    text = f"place {_soldiers(action.count)} against {other}'s castle"
     if 0 <= action.opponent < view.players and view.seat in view.placed[action.opponent]:
         text += f" ({other} has {view.troops[action.opponent][view.seat]} there)"
     return text
@@ -307,19 +308,19 @@ def _resolve(action: a.ResolveFlagCard, view: CastleDashView, names: Names) -> s
         return f"use Lookout to take {_card(target)} as well: {_effect(target)}"
     other = _seat(names, target)
     if card == _SABOTAGE:
-        return f"use Sabotage on {other}: {other} loses 1 cannonball this round"
+        return f"use Sabotage on {other}'s castle: {other} loses 1 cannonball this round"
     if card == _SAPPERS:
         return f"send your Sappers onto {other}'s wall"
     if card == _BRIBE:
         return f"use Bribe: send one of {other}'s soldiers on your wall home"
     if card == _SMOKE:
-        return f"use Smoke Screen on your battle with {other}: no cannonballs there"
+        return f"use Smoke Screen on your battle against {other}'s castle: no cannonballs there"
     return f"aim {_card(card)} at {other}"
 
 
 def _choose_battle(action: a.ChooseBattle, view: CastleDashView, names: Names) -> str:
     other = _seat(names, action.opponent)
-    text = f"fight your battle with {other} next"
+    text = f"fight your battle against {other}'s castle next"
     if 0 <= view.seat < view.players and 0 <= action.opponent < view.players:
         text += (f" (you {view.troops[view.seat][action.opponent]}, "
                  f"{other} {view.troops[action.opponent][view.seat]})")
@@ -455,4 +456,5 @@ EVENTS: dict[type, Callable[[Any, Names, int | None], str]] = {
 }
 
 PRESENTATION = Presentation(title="Castle Dash", rules_summary=RULES_SUMMARY, board=draw,
-                            actions=ACTIONS, events=EVENTS)
+                            actions=ACTIONS, events=EVENTS, scene=scene, target=target,
+                            group=group)

@@ -22,6 +22,7 @@ from siege.engine.presentation import seat_name as _seat
 from siege.engine.presentation import who as _who
 from siege.games.mission import actions as a
 from siege.games.mission import events as e
+from siege.games.mission.presentation_scene import group, scene, target
 from siege.games.mission.reference import reference
 from siege.games.mission.views import MissionView
 
@@ -400,4 +401,5 @@ EVENTS: dict[type, Callable[[Any, Names, int | None], str]] = {
 }
 
 PRESENTATION = Presentation(title="Sally Forth", rules_summary=RULES_SUMMARY, board=draw,
-                            actions=ACTIONS, events=EVENTS)
+                            actions=ACTIONS, events=EVENTS, scene=scene, target=target,
+                            group=group)

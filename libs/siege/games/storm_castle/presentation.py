@@ -21,6 +21,8 @@ otherwise by the names it may be, or by its kind.
 
 from __future__ import annotations
 
+import dataclasses
+
 from siege.contracts.events import MatchCreated
 from siege.engine.presentation import Presentation
 from siege.games.storm_castle import presentation_events
@@ -28,6 +30,7 @@ from siege.games.storm_castle.presentation_actions import ACTIONS
 from siege.games.storm_castle.presentation_board import draw
 from siege.games.storm_castle.presentation_events import EVENTS, Table
 from siege.games.storm_castle.presentation_names import CONST, REF
+from siege.games.storm_castle.presentation_scene import group, scene, target
 
 _ODDS = REF["dice"]["sides"] // REF["dice"]["battle"].count("hit")  # a Battle die hits 1 in 3
 
@@ -56,12 +59,15 @@ RULES_SUMMARY = "\n".join((
     f"champion, upgrade, {CONST['gold_per_vilest_point']} gold, Boss.",
 ))
 
+
 def for_match(created: MatchCreated) -> Presentation:
     """The presentation of one match: its event lines follow the match's story (armies chosen,
-    units placed and bought) to name the cards and units later events give by number."""
-    return Presentation(title=PRESENTATION.title, rules_summary=RULES_SUMMARY, board=draw,
-                        actions=ACTIONS, events=presentation_events.for_match(Table()))
+    units placed and bought) to name the cards and units later events give by number; its
+    board, targets and groups are the game's own."""
+    return dataclasses.replace(PRESENTATION, events=presentation_events.for_match(Table()),
+                               for_match=None)
 
 
 PRESENTATION = Presentation(title="Storm the Castle!", rules_summary=RULES_SUMMARY, board=draw,
-                            actions=ACTIONS, events=EVENTS, for_match=for_match)
+                            actions=ACTIONS, events=EVENTS, scene=scene, target=target,
+                            group=group, for_match=for_match)

@@ -148,7 +148,9 @@ def _buy_upgrade(action: a.BuyUpgrade, view: StormView, names: Names) -> str:
     if army < 0:
         return "build your battlefield upgrade"
     upgrade = ARMIES[army]["upgrade"]
-    return (f"build {upgrade['name']} at your battlefield for {upgrade['cost']} gold "
+    side = view.battlefields[view.seat]
+    where = f"the {SIDE_NAMES[side]} battlefield" if 0 <= side < 4 else "your battlefield"
+    return (f"build {upgrade['name']} at {where} for {upgrade['cost']} gold "
             "(a vote and a vilest point while it stands)")
 
 
@@ -171,7 +173,8 @@ def _move(action: a.MoveUnit, view: StormView, names: Names) -> str:
     unit = unit_of(view, action.unit)
     left = f" ({plural(view.army_moves, 'army move')} left)"
     if unit is not None and unit.space == action.to:
-        return f"spend a move to unflip {unit_named(view, names, action.unit)}" + left
+        return (f"spend a move to unflip {unit_named(view, names, action.unit)}"
+                f"{where_is(view, action.unit)}" + left)
     there = unit_at(view, action.to)
     fight = (f" and fight {unit_named(view, names, there.uid)} there in battle rounds"
              if there is not None and there.owner != view.seat else "")
@@ -209,7 +212,8 @@ def _march(action: a.BattleMarch, view: StormView, names: Names) -> str:
 
 def _hold(action: a.HoldPosition, view: StormView, names: Names) -> str:
     offer = view.offer
-    who = unit_named(view, names, offer.unit) if offer is not None else "the victor"
+    who = (unit_named(view, names, offer.unit) + where_is(view, offer.unit)
+           if offer is not None else "the victor")
     return f"hold position: {who} stays where it is"
 
 
@@ -231,7 +235,8 @@ def _order(action: a.OrderDefender, view: StormView, names: Names) -> str:
 def _draw_spells(action: a.DrawSpells, view: StormView, names: Names) -> str:
     unit = unit_of(view, action.unit)
     count = int(KINDS[unit.kind]["spell_draws"]) if unit is not None else 1
-    return (f"activate {unit_named(view, names, action.unit)} next: it first draws "
+    return (f"activate {unit_named(view, names, action.unit)}{where_is(view, action.unit)} "
+            f"next: it first draws "
             f"{plural(count, 'spell')}")
 
 
@@ -243,7 +248,7 @@ def _cast(action: a.CastSpell, view: StormView, names: Names) -> str:
     else:
         target = unit_of(view, action.target)
         word = "on" if target is not None and target.owner == view.seat else "at"
-        aim = f"{word} {unit_named(view, names, action.target)}"
+        aim = f"{word} {unit_named(view, names, action.target)}{where_is(view, action.target)}"
     return f"cast {spell} through {unit_named(view, names, action.unit)} {aim}"
 
 
@@ -276,13 +281,15 @@ def _buy_equipment(action: a.BuyEquipment, view: StormView, names: Names) -> str
 def _buy_ladder(action: a.BuyLadder, view: StormView, names: Names) -> str:
     used = view.ladders_in_use[view.seat] if 0 <= view.seat < view.players else 0
     return (f"buy a ladder ({REF['ladder']['cost']} gold) for "
-            f"{unit_named(view, names, action.unit)} (ladders in use {used} of "
+            f"{unit_named(view, names, action.unit)}{where_is(view, action.unit)} (ladders in "
+            f"use {used} of "
             f"{CONST['ladders_per_army']})")
 
 
 def _drop(action: a.DropEquipment, view: StormView, names: Names) -> str:
     piece = "ladder" if action.card == LADDER else power_name(own_army(view), action.card)
-    return f"destroy the {piece} that {unit_named(view, names, action.unit)} carries"
+    return (f"destroy the {piece} that {unit_named(view, names, action.unit)}"
+            f"{where_is(view, action.unit)} carries")
 
 
 def _wall(view: StormView, wall: int) -> str:
