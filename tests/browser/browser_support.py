@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 SIEGE = [sys.executable, "-m", "siegeworks.cli"]
-WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+WIDTHS = {"desktop": (1280, 900), "phone": (375, 812)}
 
 
 def chromium() -> str:
@@ -50,12 +50,39 @@ def start_web(redis_url: str, home: Path) -> tuple[subprocess.Popen[str], str]:
     return server, first.split()[1].rstrip("/")
 
 
+LAYOUT = """() => {
+  const page = document.documentElement;
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, box = node.parentElement;
+    if (!node.textContent.trim() || !box) continue;
+    const rects = Array.from(node.parentElement.getClientRects());
+    const style = getComputedStyle(box);
+    if (!rects.some((r) => r.width > 0 && r.height > 0) || style.visibility === 'hidden') continue;
+    if (box.closest('.piece.gap, [hidden]')) continue;
+    const text = node.textContent.trim().slice(0, 40);
+    if (parseFloat(style.fontSize) < 12) small.push(`${style.fontSize}: ${text}`);
+  }
+  return {sideways: page.scrollWidth - page.clientWidth, small: small.slice(0, 5)};
+}"""
+"""How far the page scrolls sideways (0: it fits), and visible text under 12 px."""
+
+
+def assert_fits(page: Page) -> None:
+    found = page.evaluate(LAYOUT)
+    assert found["sideways"] <= 0, f"{page.url} scrolls {found['sideways']} px sideways"
+    assert not found["small"], f"text under 12 px on {page.url}: {found['small']}"
+
+
 def screenshots(browser: Browser, url: str, name: str) -> None:
-    """The page at ``url`` at desktop and phone widths, saved as test artifacts."""
+    """The page at ``url`` at desktop and phone widths, saved as test artifacts; at each it
+    fits the screen's width, and no text is under 12 px."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for label, (width, height) in WIDTHS.items():
         page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(url)
         page.wait_for_load_state("load")
         page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+        assert_fits(page)
         page.close()

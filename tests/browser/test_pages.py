@@ -5,7 +5,6 @@ runs, and a spectator follows a person's match in public words only."""
 from __future__ import annotations
 
 import asyncio
-import html as html_lib
 import json
 import os
 import re
@@ -17,14 +16,15 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from browser_support import SIEGE, screenshots, siege
+from browser_support import SIEGE, assert_fits, screenshots, siege
 from playwright.sync_api import Browser, expect
 from redis.asyncio import Redis
 
-from siege.engine.registry import game_names, get_engine
+from siege.engine.protocol import SPECTATOR
+from siege.engine.registry import game_names, get_engine, presentation
 from siege.eventlog.log import RedisEventLog
 from siege.hosting.replay import fold_to
-from siegeworks.web import replaying
+from siegeworks.web.app import scene_html
 
 pytestmark = pytest.mark.e2e
 
@@ -45,6 +45,13 @@ def replay_board(redis_url: str, home: Path, match_id: str) -> tuple[dict[str, s
     narrow = siege(["replay", match_id, "--text"], redis_url, home, columns=80).stdout
     board = narrow.split("\nAfter seq ", 1)[1].split("\n", 1)[1]
     return lines, board
+
+
+SAME_BOARD = """(html) => { const drawn = document.createElement('div');
+  drawn.innerHTML = html.replaceAll('\\n', ' ');
+  const shown = document.getElementById('board').cloneNode(true);
+  return drawn.innerHTML.replace(/\\s+/g, ' ') === shown.innerHTML.replace(/\\s+/g, ' '); }"""
+"""The board on the page is ``html`` (both through the browser's own serialiser)."""
 
 
 def same_text(a: str, b: str) -> bool:
@@ -81,8 +88,13 @@ def test_the_replay_viewer_steps_a_match_to_what_siege_replay_shows(
     expect(page.locator("#seq")).to_have_value(str(second - 1))
     page.keyboard.press("End")
     expect(page.locator("#seq")).to_have_value(str(end))
-    expect(page.locator("#board")).to_have_attribute("src", re.compile(f"seq={end}$"))
-    page.wait_for_function("document.getElementById('board').naturalWidth > 0")
+    expect(page.locator("#board .scene")).to_have_attribute("data-seq", str(end))
+    # The board is the game's own, drawn in words from the spectator's view at that seq.
+    drawn = page.evaluate("async (u) => (await fetch(u)).text()",
+                          f"/matches/{match_id}/board.html?seq={end}")
+    assert page.evaluate(SAME_BOARD, drawn)
+    assert page.locator("#board .piece").count() >= 3
+    assert_fits(page)
     # The final position is the one siege replay --text draws.
     final = page.evaluate("async (u) => (await fetch(u)).json()",
                           f"/matches/{match_id}/view.json?seq={end}")
@@ -100,6 +112,8 @@ def test_the_replay_viewer_steps_a_match_to_what_siege_replay_shows(
     if game == "castle-dash":
         screenshots(browser, f"{web}/matches/{match_id}#seq={end}", "replay")
         screenshots(browser, f"{web}/matches", "matches")
+        for path, name in (("/", "home"), ("/play", "play"), ("/verify", "verify")):
+            screenshots(browser, web + path, name)
 
 
 def test_a_tournaments_standings_and_rounds_arrive_without_a_reload(
@@ -167,11 +181,11 @@ def test_a_spectator_follows_a_persons_match_and_sees_no_secret(
     # viewer draws it (view(state, SPECTATOR): tested field by field against every seat's).
     over = re.search(r"seq (\d+)", page.inner_text("#status"))
     assert over is not None
-    shown = page.evaluate("decodeURIComponent(document.getElementById('board').src"
-                          ".split(',', 2)[1])")
+    expect(page.locator("#board .scene")).to_have_attribute("data-seq", over.group(1))
     drawn = page.evaluate("async (u) => (await fetch(u)).text()",
-                          f"/matches/{match_id.group(1)}/board.svg?seq={over.group(1)}")
-    assert shown.split() == drawn.split()
+                          f"/matches/{match_id.group(1)}/board.html?seq={over.group(1)}")
+    assert page.evaluate(SAME_BOARD, drawn)
+    assert_fits(page)
     sealed = [text for text in told.values() if "cannonball count" in text]
     assert sealed and all("(sealed)" in text for text in sealed)
     page.close()
@@ -235,16 +249,11 @@ EventSource.prototype.addEventListener = function (kind, handler, options) {
 """
 
 
-def svg_text(svg: str) -> str:
-    """The words an SVG board shows (Rich writes one text element per styled run)."""
-    runs = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
-    return html_lib.unescape("".join(runs)).replace("\xa0", " ")
-
-
 def test_a_spectator_of_a_game_with_hands_never_sees_one(
         browser: Browser, web: str, redis_url: str, tmp_path: Path) -> None:
-    """Sally Forth: every board the spectator page drew, checked against the seats' views at
-    its position: neither seat's hand, as that seat's own board draws it, is on the page."""
+    """Sally Forth: every board the spectator page drew is the spectator's scene at its seq,
+    checked against the seats' own boards there: no card of either seat's hand, as that seat's
+    own board draws it, is on the page."""
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env.update(REDIS_URL=redis_url, SIEGE_HOME=str(tmp_path), SIEGE_DATA_DIR=str(tmp_path))
     person = pexpect.spawn(sys.executable, [*SIEGE[1:], "play", "--game", "mission", "--players",
@@ -271,22 +280,23 @@ def test_a_spectator_of_a_game_with_hands_never_sees_one(
     # In a thread of its own: Playwright's sync API holds this thread's event loop.
     with ThreadPoolExecutor(1) as pool:
         entries = pool.submit(asyncio.run, _read_log(redis_url, match_id)).result()
-    engine = get_engine("mission")
+    engine, shown = get_engine("mission"), presentation("mission")
+    assert shown.scene is not None
     checked = 0
-    for svg in boards:
-        shown = " ".join(svg_text(svg).split())
-        at = re.search(r"after seq (\d+)", shown)  # the board's title
-        assert at is not None, shown[:200]
+    for drawn in boards:
+        at = re.search(r'data-seq="(\d+)"', drawn)
+        assert at is not None, drawn[:200]
         ms, _ = fold_to(entries, int(at.group(1)))
+        names = ms.created.seat_names if ms.created else ["x", "y"]
+        assert drawn.split() == scene_html("mission", engine.view(ms.game, SPECTATOR), names,
+                                           seq=int(at.group(1))).split()
+        on_page = set(re.findall(r'data-piece="([^"]+)"', drawn))
         for seat in range(2):
-            # The seat's hand as its own board draws it: never on the spectator's page.
-            own = " ".join(svg_text(replaying.board_svg(
-                "mission", engine.view(ms.game, seat), ["x", "y"], "seat")).split())
-            hand = re.search(r"Your hand \((\d+)\): (.+)$", own)  # the board's last part
-            assert hand is not None, own
-            if int(hand.group(1)):
-                assert hand.group(2) not in shown, (seat, at.group(1))
-                checked += 1
+            own = shown.scene(engine.view(ms.game, seat), names, seat)
+            hand = {p.id for z in own.zones for inner in (z, *z.zones) if "hand" in inner.title.lower()
+                    for p in inner.pieces if p.kind == "card" and p.id}
+            assert not hand & on_page, (seat, at.group(1), hand & on_page)
+            checked += bool(hand)
     assert len(boards) > 5 and checked > 10
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import ARTIFACTS, SIEGE, siege, start_web
+from browser_support import ARTIFACTS, SIEGE, assert_fits, siege, start_web
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from redis.asyncio import Redis
@@ -60,11 +60,17 @@ def services(redis_url: str, tmp_path: Path) -> Iterator[ServiceProcesses]:
         running.stop_all()
 
 
-def start(page: Page, web: str, game: str, players: int, people: int = 0) -> str:
+def start(page: Page, web: str, game: str, players: int | None = None, people: int = 0,
+          name: str = "", clock: str = "") -> str:
     page.goto(f"{web}/play")
     page.select_option("select[name=game]", game)
-    page.fill("input[name=players]", str(players))
+    if players is not None:
+        page.fill("input[name=players]", str(players))
     page.fill("input[name=people]", str(people))
+    if name:
+        page.fill("input[name=name]", name)
+    if clock:
+        page.select_option("select[name=clock]", clock)
     page.click("#new-match button[type=submit]")
     page.wait_for_url(re.compile(r"/play/web-"))
     return page.url.rsplit("/", 1)[1]
@@ -75,13 +81,13 @@ READY = """(answered) => { const t = document.querySelector('.turn');
     && t.querySelector('button.action:not([disabled])') !== null)); }"""
 """A decision newer than the last one answered is open, or the match is over."""
 
-
 class Seat:
-    """One person's table page, played by clicking a random legal action at each turn."""
+    """One person's table page, played by clicking: a piece on the board where one is offered
+    (then, if it offers several, one of those), else a random legal action."""
 
-    def __init__(self, page: Page, seed: int) -> None:
-        self.page, self.rng = page, random.Random(seed)
-        self.answered, self.clocks, self.turns = -1, 0, 0
+    def __init__(self, page: Page, seed: int, on_board: bool = False) -> None:
+        self.page, self.rng, self.on_board = page, random.Random(seed), on_board
+        self.answered, self.clocks, self.turns, self.board_clicks = -1, 0, 0, 0
 
     @property
     def over(self) -> bool:
@@ -100,8 +106,18 @@ class Seat:
         if self.page.locator("#clock").count():
             expect(self.page.locator("#clock")).to_contain_text("left on your clock")
             self.clocks += 1
-        buttons = self.page.locator("button.action")
-        buttons.nth(self.rng.randrange(buttons.count())).click()
+        picks = self.page.locator("button.piece.pick")
+        if self.on_board and picks.count() and self.rng.random() < 0.8:
+            picks.nth(self.rng.randrange(picks.count())).click()
+            self.board_clicks += 1
+            offered = self.page.locator("#choices button.action:visible")
+            if self.page.locator(".picking:visible").count():  # several: the list narrowed
+                assert 2 <= offered.count() < self.page.locator("button.action").count() or (
+                    offered.count() == self.page.locator("button.action").count() >= 2)
+                offered.nth(self.rng.randrange(offered.count())).click()
+        else:
+            buttons = self.page.locator("button.action")
+            buttons.nth(self.rng.randrange(buttons.count())).click()
         self.answered, self.turns = decision, self.turns + 1
 
 
@@ -145,27 +161,73 @@ def audited(match_id: str, redis_url: str, home: Path) -> str:
     return siege(["audit", match_id], redis_url, home).stdout
 
 
+WIDTHS = {"desktop": 1280, "phone": 375}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("game", game_names())
-def test_a_person_plays_a_whole_match_against_bots(
-        game: str, browser: Browser, web: str, services: ServiceProcesses, redis_url: str,
-        tmp_path: Path) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    match_id = start(page, web, game, get_engine(game).min_players)
+def test_a_person_plays_a_whole_match_against_bots_on_the_board(
+        game: str, width: str, browser: Browser, web: str, services: ServiceProcesses,
+        redis_url: str, tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
+    match_id = start(page, web, game, name="Ada")
     expect(page.locator("#rules")).to_contain_text("rules")
     assert page.locator("#rules .rules p").count() >= 1  # the game's summary is at hand
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    checked: list[int] = []
 
-    def shoot(p: Page) -> None:
-        p.screenshot(path=str(ARTIFACTS / f"play-{game}.png"), full_page=True)
+    def first_turn(p: Page) -> None:
+        expect(p.locator("#status")).to_contain_text("(Ada)")
+        expect(p.locator("#board .scene .zone").first).to_be_visible()
+        assert_fits(p)
+        p.screenshot(path=str(ARTIFACTS / f"play-{game}-{width}.png"), full_page=True)
+        checked.append(1)
 
-    seat = Seat(page, seed=len(game))
-    play_out([seat], on_first_turn=shoot)
-    assert seat.turns >= 1 and seat.clocks == seat.turns  # every turn showed its clock
+    seat = Seat(page, seed=len(game), on_board=True)
+    play_out([seat], on_first_turn=first_turn)
+    assert checked and seat.turns >= 1 and seat.clocks == seat.turns  # every turn: its clock
+    # Wherever a place or card was the choice, the person picked on the board.
+    assert seat.board_clicks >= 1
+    # The end: why, every seat's rank, the board as it ended, what happened since the last turn.
     expect(page.locator("#status")).to_contain_text("the match is over")
+    expect(page.locator("#end #why")).not_to_be_empty()
+    players = len(page.locator("#ranks tbody tr").all())
+    assert players >= get_engine(game).min_players
+    expect(page.locator("#ranks tr.mine")).to_contain_text("Ada (you)")
+    expect(page.locator("#board")).to_have_attribute("aria-label", "the board as the match ended")
+    expect(page.locator("#since li").first).to_be_visible()
+    # Nobody else's words call the person "you": the public lines name Ada.
+    lines = page.locator("#lines").inner_text()
+    assert "Ada" in lines and "you's" not in lines
+    assert_fits(page)
+    page.screenshot(path=str(ARTIFACTS / f"play-{game}-{width}-end.png"), full_page=True)
     assert "OK" in audited(match_id, redis_url, tmp_path)
     # The person's table is listed as finished on the play page.
     page.goto(f"{web}/play")
     expect(page.locator(f"#your-tables li[data-match='{match_id}']")).to_contain_text("finished")
+    assert_fits(page)
+    page.close()
+
+
+def test_the_players_field_follows_the_game_and_the_clock_warns_before_it_runs_out(
+        browser: Browser, web: str, services: ServiceProcesses) -> None:
+    page = browser.new_page(viewport={"width": 375, "height": 800})
+    page.clock.install()  # the page's clock only: the services judge by Redis' own
+    page.goto(f"{web}/play")
+    players = page.locator("input[name=players]")
+    for game in game_names():
+        engine = get_engine(game)
+        page.select_option("select[name=game]", game)
+        assert players.get_attribute("min") == str(engine.min_players)
+        assert players.get_attribute("max") == str(engine.max_players)
+        assert engine.min_players <= int(players.input_value()) <= engine.max_players
+    expect(page.locator("select[name=clock]")).to_have_value("casual")
+    start(page, web, "castle-dash", clock="blitz")
+    expect(page.locator("#clock")).to_contain_text("left on your clock", timeout=TURN_WAIT_MS)
+    expect(page.locator("#clock")).not_to_have_class(re.compile("late"))
+    page.clock.fast_forward("00:25")  # 5 s of a 30 s clock left
+    expect(page.locator("#clock")).to_have_class(re.compile("late"))
+    expect(page.locator("#clock")).to_contain_text("choose now, or you forfeit the match")
     page.close()
 
 
@@ -230,10 +292,13 @@ def test_a_person_enters_a_tournament_from_its_page_and_plays_each_table(
         assert organiser.returncode == 0, out
         for match_id in played:
             assert "OK" in audited(match_id, redis_url, tmp_path)
-        # The person is an entrant of the standings, under its client's entrant id.
+        # The person is an entrant of the standings, under the name typed (its client's
+        # entrant id beside it), and so in the rounds and the rating chart.
         client = next(c["value"] for c in page.context.cookies() if c["name"] == "siege_person")
         page.goto(f"{web}/tournaments/{tid}")
-        expect(page.locator("#standings")).to_contain_text(f"c-{client}")
+        expect(page.locator(f"#standings span[title='c-{client}']")).to_have_text("pat")
+        expect(page.locator("#rounds")).to_contain_text("pat")
+        expect(page.locator("#rating-chart")).to_contain_text("pat")
     finally:
         if organiser.poll() is None:
             organiser.kill()
@@ -285,3 +350,50 @@ def test_the_gateway_stops_on_sigterm_with_live_pages_open(redis_url: str,
             if server.poll() is None:
                 server.kill()
         assert code is not None and time.monotonic() - started < 20
+
+
+def test_a_store_without_services_says_so_instead_of_waiting(browser: Browser, web: str) -> None:
+    page = browser.new_page(viewport={"width": 375, "height": 800})
+    page.goto(f"{web}/play")
+    expect(page.locator("#missing")).to_contain_text("No match, rules, dice, scoring service")
+    start(page, web, "castle-dash")
+    expect(page.locator("#turn #missing")).to_contain_text("no match can start")
+    expect(page.locator("#turn #missing")).to_contain_text("siege web --services")
+    assert_fits(page)
+    page.close()
+
+
+def test_the_readme_path_reaches_a_first_decision(browser: Browser, tmp_path: Path) -> None:
+    """``make run``, then ``siege web`` and /play, as the README says, on a fresh data folder
+    and the embedded store (no REDIS_URL): the first decision of a match comes."""
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "MAKEFLAGS")}
+    env.update(SIEGE_HOME=str(tmp_path), SIEGE_DATA_DIR=str(tmp_path / "redis"))
+    ran = subprocess.run(["make", "-s", "run", "RUN_ARGS=--matches 2"], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    assert "siege web" in ran.stdout.strip().splitlines()[-1]
+    web = subprocess.Popen([*SIEGE, "web", "--port", "0"], env=env, cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        first = web.stdout.readline()
+        assert first.startswith("serving http://") and "embedded redis" in first, (
+            first + (web.stderr.read() if web.stderr else ""))
+        url = first.split()[1].rstrip("/")
+        page = browser.new_page(viewport={"width": 375, "height": 800})
+        page.goto(f"{url}/play")
+        assert page.locator("#missing").count() == 0  # its own services are running
+        start(page, url, "castle-dash")
+        expect(page.locator("button.action").first).to_be_visible(timeout=TURN_WAIT_MS)
+        expect(page.locator("#board .scene")).to_be_visible()
+        assert_fits(page)
+        page.close()
+    finally:
+        web.terminate()
+        try:
+            web.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            web.kill()
+            web.wait()
+            pytest.fail("siege web did not stop within 30 s of SIGTERM")

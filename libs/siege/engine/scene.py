@@ -15,9 +15,10 @@ from typing import Literal
 
 import msgspec
 
-Kind = Literal["place", "card", "back", "unit", "token", "step", "here", "info"]
+Kind = Literal["place", "card", "back", "unit", "token", "step", "here", "info", "gap"]
 """How a piece looks: a place on the map, a card face up, a card face down (its back), a unit or
-a token standing somewhere, a step of a track, the step a track's marker is on, a line of facts."""
+a token standing somewhere, a step of a track, the step a track's marker is on, a line of facts,
+or a cell of a grid that is no place at all (drawn blank; its label is for screen readers)."""
 Layout = Literal["row", "grid", "column", "track"]
 """How a zone sets out its pieces: in a row that wraps, in a grid ``columns`` wide (it scrolls
 inside its own box where the screen is narrower), one under another, or as a track of steps."""

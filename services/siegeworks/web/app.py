@@ -85,7 +85,7 @@ class Gateway:
         key = (match_id, seq, kind)
         drawn = self._boards.get(key)
         if drawn is None:
-            drawn = (scene_html(game, view, names) if kind == "html" else
+            drawn = (scene_html(game, view, names, seq=seq) if kind == "html" else
                      replaying.board_svg(game, view, names, f"{match_id} after seq {seq}"))
             self._boards[key] = drawn
             if len(self._boards) > BOARDS_KEPT:
@@ -477,13 +477,15 @@ async def form_of(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in urllib.parse.parse_qs(body).items()}
 
 
-def scene_html(game: str, view: Any, names: list[str], told: int | None = None) -> str:
-    """The game's scene of ``view`` as the pages draw it (templates/scene.html)."""
+def scene_html(game: str, view: Any, names: list[str], told: int | None = None,
+               seq: int = 0) -> str:
+    """The game's scene of ``view`` as the pages draw it (templates/scene.html), naming the
+    seq it shows where one is given."""
     drawn = presentation(game).scene
     if drawn is None:
         return ""
     macro = _templates.get_template("scene.html").module.scene  # type: ignore[attr-defined]
-    return str(macro(drawn(view, names, told)))
+    return str(macro(drawn(view, names, told), seq=seq))
 
 
 def display_name(form: dict[str, str]) -> str:

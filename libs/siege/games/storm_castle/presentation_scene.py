@@ -135,7 +135,7 @@ def map_zone(view: StormView, names: Names, told: int | None) -> Zone:
             elif (x, y) in structures:
                 cells.append(_structure_piece(view, names, told, structures[(x, y)]))
             else:
-                cells.append(Piece(label=OFF_MAP, kind="info"))
+                cells.append(Piece(label=OFF_MAP, kind="gap"))
     return Zone(title="The castle and its battlefields, north up", layout="grid",
                 columns=len(AXIS), pieces=tuple(cells))
 
