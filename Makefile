@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml requirements.lock
 
 run: install
 	$(BIN)/siege run $(RUN_ARGS)
-	@echo "see them in a browser: $(BIN)/siege web  (then open http://127.0.0.1:8080/)"
+	@echo "see them, or play, in a browser: $(BIN)/siege web  (then open http://127.0.0.1:8080/play)"
 
 test: install $(JS_DEPS) chromium
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)

@@ -145,7 +145,8 @@ async def play_with_human(cfg: RunConfig, log: EventLog, human_seat: int,
     wired.bus.subscribe(inbox_key(LOCAL_CLIENT), inbox)
     await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), CreateMatch(
         match_id=match_id, game=cfg.game, options=cfg.options, client=LOCAL_CLIENT,
-        seat_names=[f"{name}-{seat}" for seat, name in enumerate(names)]))
+        seat_names=[shown if seat == human_seat else f"{shown}-{seat}"
+                    for seat, shown in enumerate(names)]))
     # Queued after the create, so the match exists when it is asked to be watched.
     wired.bus.subscribe(watch_key(match_id), recap.on_message)
     await wired.bus.publish(topics.commands_topic(LOCAL_CLIENT), WatchMatch(

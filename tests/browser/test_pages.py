@@ -293,7 +293,8 @@ def test_a_spectator_of_a_game_with_hands_never_sees_one(
         on_page = set(re.findall(r'data-piece="([^"]+)"', drawn))
         for seat in range(2):
             own = shown.scene(engine.view(ms.game, seat), names, seat)
-            hand = {p.id for z in own.zones for inner in (z, *z.zones) if "hand" in inner.title.lower()
+            hand = {p.id for z in own.zones for inner in (z, *z.zones)
+                    if "hand" in inner.title.lower()
                     for p in inner.pieces if p.kind == "card" and p.id}
             assert not hand & on_page, (seat, at.group(1), hand & on_page)
             checked += bool(hand)

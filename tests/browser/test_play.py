@@ -199,6 +199,8 @@ def test_a_person_plays_a_whole_match_against_bots_on_the_board(
     # Nobody else's words call the person "you": the public lines name Ada.
     lines = page.locator("#lines").inner_text()
     assert "Ada" in lines and "you's" not in lines
+    if game == "castle-assault":  # its many one-choice prompts were taken by themselves
+        assert "taken by itself (the only choice)" in lines
     assert_fits(page)
     page.screenshot(path=str(ARTIFACTS / f"play-{game}-{width}-end.png"), full_page=True)
     assert "OK" in audited(match_id, redis_url, tmp_path)

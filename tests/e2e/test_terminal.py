@@ -159,3 +159,28 @@ def test_a_spectator_follows_a_persons_match_in_public_words(
     sealed = [text for _, text in told if "cannonball count" in text]
     unnamed = [re.sub(r"\b(random|greedy)-\d\b", "", text) for text in sealed]  # bots' names
     assert sealed and all("(sealed)" in text and not re.search(r"\d", text) for text in unnamed)
+
+
+def test_a_named_player_with_auto_takes_single_choices_and_is_you_only_to_itself(
+        tmp_path: Path) -> None:
+    """Castle Assault offers many decisions of one choice: ``--auto`` takes them and says so;
+    the seat's name is the one given, which the final table and the log carry (a spectator,
+    a replay or another seat reads "Ada", never "you")."""
+    child = spawn(["play", "--game", "castle-assault", "--players", "2", "--seed", "3",
+                   "--auto", "--name", "Ada", "--in-process"], tmp_path)
+    shown = play_to_the_end(child)
+    assert "the only choice, taken by itself:" in shown
+    assert re.search(r"0 \(you\)\W+Ada\b", shown), shown[-1500:]
+    listed = subprocess.run([*SIEGE, "matches", "--json"], capture_output=True, text=True,
+                            env={**{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+                                 "SIEGE_HOME": str(tmp_path), "SIEGE_DATA_DIR": str(tmp_path)},
+                            cwd=tmp_path, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert '"Ada"' in listed.stdout and '"you"' not in listed.stdout
+
+
+def test_a_name_of_you_is_refused_with_a_reason(tmp_path: Path) -> None:
+    child = spawn(["play", "--name", "You", "--in-process"], tmp_path)
+    child.expect(pexpect.EOF, timeout=60)
+    child.close()
+    assert child.exitstatus == 2 and 'not "you"' in plain(child.before)

@@ -3,10 +3,12 @@ values computed by hand (the hand computation is written next to each tournament
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from siege.tournament.events import EntrantRegistered
 from siege.tournament.results import Bye, TableResult
 from siege.tournament.standings import (
     BUCHHOLZ,
@@ -18,6 +20,7 @@ from siege.tournament.standings import (
     standings,
     table_points,
 )
+from siege.tournament.state import TournamentState, evolve
 
 
 def t(rnd: int, match_id: str, entrants: str, ranks: list[int]) -> TableResult:
@@ -308,3 +311,16 @@ def test_bad_results_are_rejected(
         standings(entrants, recorded, two_player, withdrawn)
     with pytest.raises(ValueError):
         pairing_inputs(entrants, recorded, two_player, withdrawn)
+
+
+def test_an_entrant_is_read_by_the_name_it_registered_under() -> None:
+    state = TournamentState()
+    for event in (EntrantRegistered(entrant="c-web.0123456789abcdef", bot="",
+                                    client="web.0123456789abcdef", name="Ada"),
+                  EntrantRegistered(entrant="b-1", bot="random")):
+        state = evolve(state, event)
+    assert state.name_of("c-web.0123456789abcdef") == "Ada"
+    assert state.name_of("b-1") == "b-1"  # no name given: its id
+    # A log written before names were recorded decodes as before, with none.
+    old = msgspec.msgpack.encode({"t": "tm.entrant_registered", "entrant": "b-2", "bot": "x"})
+    assert msgspec.msgpack.decode(old, type=EntrantRegistered).name == ""
