@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import shutil
@@ -131,7 +132,8 @@ def test_a_person_plays_a_match_at_the_terminal(tmp_path: Path) -> None:
     assert "please type a number" in result.stdout
     assert "through the match, rules, dice and scoring services" in result.stdout
     # What happened before the first prompt, then between turns, in words.
-    assert "so far:\n  Castle Dash for 3: you, " in result.stdout
+    # The person's seat is named for everyone else (the login name), never "you".
+    assert f"so far:\n  Castle Dash for 3: {getpass.getuser()}, " in result.stdout
     assert result.stdout.count("since your last turn:") > 3
     assert "you placed" in result.stdout and ": OK (" in result.stdout
     assert "final table" in result.stdout

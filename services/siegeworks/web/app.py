@@ -49,6 +49,7 @@ from siegeworks.web.feeds import Feeds
 HERE = Path(__file__).parent
 BOARDS_KEPT = 512
 HEALTH_EVERY_S = 2.0
+STOP_WITHIN_S = 3.0
 QUIET_BLOCK_MS = 2_000
 
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"),
@@ -530,8 +531,14 @@ def make_app(redis_url: str) -> Starlette:
         try:
             yield
         finally:
-            await state["gateway"].people.close()
-            await redis.aclose()
+            # Bounded: a stop asked for (SIGTERM) happens within seconds, whatever a reader of
+            # the bus is waiting on; the tables are kept in Redis, so nothing is lost.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(STOP_WITHIN_S):
+                    await state["gateway"].people.close()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(STOP_WITHIN_S):
+                    await redis.aclose()
 
     def on(name: str) -> Any:
         async def handle(request: Request) -> Response:

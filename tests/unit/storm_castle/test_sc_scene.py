@@ -87,7 +87,7 @@ def test_the_map_has_the_castle_at_its_centre_and_the_sides_around_it() -> None:
         drawn, "north battlefield start 2")[1]
     assert position(drawn, "east battlefield start 0")[0] < position(
         drawn, "east battlefield start 2")[0]
-    assert all(piece.kind == "info" and not piece.id for piece in grid.pieces
+    assert all(piece.kind == "gap" and not piece.id for piece in grid.pieces
                if piece.label == "wilds")
 
 
