@@ -46,7 +46,7 @@ PHASES = {
     "reward": "Bonus Reward",
     "over": "game over",
 }
-_ASKING = {
+ASKING = {
     "worker": "Building turn",
     "enemy": "Siege turn",
     "angel": "Angel turn",
@@ -223,7 +223,7 @@ def _header(view: CastellumView, names: Names) -> list[Text]:
     elif view.waiting:
         asked = view.waiting[0]
         second.append(f" | to act: {_label(view, names, asked)}, "
-                      f"{_ASKING.get(view.asking, view.asking)}")
+                      f"{ASKING.get(view.asking, view.asking)}")
     elif view.chance:
         shuffle = view.chance.replace("_shuffle_", " shuffle ").replace("_", " ")
         second.append(f" | waiting for {_CHANCES.get(view.chance, 'the ' + shuffle)}")

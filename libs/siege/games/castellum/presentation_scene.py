@@ -24,6 +24,7 @@ from siege.engine.scene import Piece, Scene, Zone
 from siege.games.castellum import actions as a
 from siege.games.castellum.presentation_board import (
     ANGEL_CARDS,
+    ASKING,
     CONST,
     ENEMY_CARDS,
     LINE_CARDS,
@@ -46,15 +47,6 @@ from siege.games.castellum.views import CastellumView
 
 COLUMNS: int = CONST["max_columns"]
 DEFEATED, HELD_OUT = 1, 0  # `combat_results` codes of the reference data
-_ASKING = {
-    "worker": "Building turn",
-    "enemy": "Siege turn",
-    "angel": "Angel turn",
-    "target": "choosing a target",
-    "respond": "may cancel",
-    "discard": "discarding",
-    "reward": "orienting the reward",
-}
 
 
 def _told(view: CastellumView, told: int | None) -> int | None:
@@ -315,7 +307,7 @@ def _status(view: CastellumView, names: Names, told: int | None) -> tuple[str, .
         won = [who(names, s, told) for s, sc in enumerate(view.scores) if sc.total == best]
         second = f"won by {' and '.join(won)} with {best} points"
     elif view.waiting:
-        second = f"to act: {who(names, view.waiting[0], told)}, " + _ASKING.get(
+        second = f"to act: {who(names, view.waiting[0], told)}, " + ASKING.get(
             view.asking, view.asking or "deciding")
     elif view.chance:
         second = "waiting for " + view.chance.replace("_", " ")

@@ -23,7 +23,14 @@ from siege.engine.presentation import who as _who
 from siege.engine.presentation import whose as _whose
 from siege.games.castle_dash import actions as a
 from siege.games.castle_dash import events as e
-from siege.games.castle_dash.presentation_scene import group, scene, target
+from siege.games.castle_dash.presentation_scene import (
+    CHANCES,
+    PHASES,
+    STEPS,
+    group,
+    scene,
+    target,
+)
 from siege.games.castle_dash.reference import reference
 from siege.games.castle_dash.seating import OPPONENTS
 from siege.games.castle_dash.views import HIDDEN, CastleDashView
@@ -39,31 +46,6 @@ _SAPPERS = next(card["id"] for card in _CARDS if card["name"] == "Sappers")
 _BRIBE = next(card["id"] for card in _CARDS if card["name"] == "Bribe")
 _SMOKE = next(card["id"] for card in _CARDS if card["name"] == "Smoke Screen")
 
-_PHASES = {
-    "setup": "setting up",
-    "reveal": "step 1, reveal",
-    "place": "step 2, place soldiers",
-    "claim": "step 3, claim cards",
-    "battle": "step 4, battles",
-    "loot": "step 5, loot",
-    "over": "game over",
-}
-_STEPS = {
-    "cannon_open": "cannonballs next",
-    "cannon_wait": "choosing cannonballs",
-    "cannon_fire": "cannonballs chosen",
-    "cannon_roll": "cannonballs flying",
-    "cards": "battle cards",
-    "dice": "battle dice next",
-    "dice_roll": "rolling battle dice",
-}
-_CHANCES = {
-    "armory_shuffle": "the Armory shuffle",
-    "first_player": "the first-player roll",
-    "armory_reshuffle": "the discard pile's reshuffle",
-    "cannonballs": "the cannonball dice",
-    "battle": "the battle dice",
-}
 _KINDS = {"flag": "flag", "battle": "battle", "round": "round"}
 
 
@@ -119,7 +101,7 @@ def _label(view: CastleDashView, names: Names, seat: int) -> str:
 def _header(view: CastleDashView, names: Names) -> Text:
     head = Text("Castle Dash", style="bold")
     head.append(f" | round {view.round}" if view.round else " | before round 1")
-    head.append(f" | {_PHASES.get(view.phase, view.phase)} | decision {view.decision}")
+    head.append(f" | {PHASES.get(view.phase, view.phase)} | decision {view.decision}")
     if view.first_player >= 0:
         head.append(f"\nfirst player: {_label(view, names, view.first_player)}")
     else:
@@ -129,7 +111,7 @@ def _header(view: CastleDashView, names: Names) -> Text:
     elif view.waiting:
         head.append(" | to act: " + ", ".join(_label(view, names, s) for s in view.waiting))
     elif view.chance:
-        head.append(f" | waiting for {_CHANCES.get(view.chance, 'chance')}")
+        head.append(f" | waiting for {CHANCES.get(view.chance, 'chance')}")
     return head
 
 
@@ -232,7 +214,7 @@ def _fight(view: CastleDashView, names: Names) -> Text | None:
         text.append("Battle now: ", style="bold")
         text.append(f"{_label(view, names, me)} {view.troops[me][them]} v "
                     f"{_label(view, names, them)} {view.troops[them][me]} soldiers, "
-                    f"{_STEPS.get(fight.step, fight.step)}")
+                    f"{STEPS.get(fight.step, fight.step)}")
         text.append(f"\n  cannonballs: {_shots(view, names, 0)}, {_shots(view, names, 1)}")
         text.append(f"\n  knocked out: {_name(names, me)} {fight.knocked[0]}, "
                     f"{_name(names, them)} {fight.knocked[1]}")

@@ -25,7 +25,7 @@ from siege.games.castle_dash.cards import BRIBE, CARDS, LOOKOUT, SABOTAGE, SAPPE
 from siege.games.castle_dash.seating import OPPONENTS
 from siege.games.castle_dash.views import HIDDEN, CastleDashView
 
-_PHASES = {
+PHASES = {
     "setup": "setting up",
     "reveal": "step 1, reveal",
     "place": "step 2, place soldiers",
@@ -34,7 +34,7 @@ _PHASES = {
     "loot": "step 5, loot",
     "over": "game over",
 }
-_STEPS = {
+STEPS = {
     "cannon_open": "cannonballs next",
     "cannon_wait": "choosing cannonballs",
     "cannon_fire": "cannonballs chosen",
@@ -43,7 +43,7 @@ _STEPS = {
     "dice": "battle dice next",
     "dice_roll": "rolling battle dice",
 }
-_CHANCES = {
+CHANCES = {
     "armory_shuffle": "the Armory shuffle",
     "first_player": "the first-player roll",
     "armory_reshuffle": "the discard pile's reshuffle",
@@ -94,14 +94,14 @@ def scene(view: CastleDashView, names: Names, told: int | None) -> Scene:
 
 
 def _status(view: CastleDashView, names: Names, told: int | None) -> tuple[str, ...]:
-    phase = _PHASES.get(view.phase, view.phase)
+    phase = PHASES.get(view.phase, view.phase)
     head = f"Round {view.round}, {phase}" if view.round else f"Before round 1, {phase}"
     if view.phase == "over":
         return head, "The game is over"
     if view.waiting:
         return head, "To act: " + ", ".join(who(names, s, told) for s in view.waiting)
     if view.chance:
-        return head, f"Waiting for {_CHANCES.get(view.chance, 'chance')}"
+        return head, f"Waiting for {CHANCES.get(view.chance, 'chance')}"
     return (head,)
 
 
@@ -113,7 +113,7 @@ def _middle(view: CastleDashView, names: Names, told: int | None) -> Zone:
               lines=(_count(len(view.discard), "card"),),
               note=", ".join(_card_name(c) for c in view.discard)),
         Piece(label=f"round {view.round}" if view.round else "before round 1", id="round",
-              kind="info", lines=(_PHASES.get(view.phase, view.phase),)),
+              kind="info", lines=(PHASES.get(view.phase, view.phase),)),
     ]
     if view.first_player >= 0:
         pieces.append(Piece(label="first-player marker", id="first", kind="token",
@@ -151,7 +151,7 @@ def _battle(view: CastleDashView, names: Names, told: int | None) -> Zone | None
     if fight is not None:
         me, them = fight.sides
         title = (f"Battle now: {who(names, me, told)} against {who(names, them, told)}, "
-                 f"{_STEPS.get(fight.step, fight.step)}")
+                 f"{STEPS.get(fight.step, fight.step)}")
         for side, seat in enumerate(fight.sides):
             other = fight.sides[1 - side]
             lines = [f"{_count(view.troops[seat][other], 'soldier')} standing",

@@ -22,7 +22,7 @@ from siege.engine.presentation import seat_name as _seat
 from siege.engine.presentation import who as _who
 from siege.games.mission import actions as a
 from siege.games.mission import events as e
-from siege.games.mission.presentation_scene import group, scene, target
+from siege.games.mission.presentation_scene import ENDS, PHASES, group, scene, target
 from siege.games.mission.reference import reference
 from siege.games.mission.views import MissionView
 
@@ -30,24 +30,8 @@ _REF = reference()
 _CARDS: list[dict[str, Any]] = _REF["cards"]
 _MISSIONS: list[dict[str, Any]] = _REF["missions"]
 _TURN_LIMIT: int = _REF["constants"]["turn_limit"]
-_WIN_POINTS: int = _REF["constants"]["win_points"]
 _NAME_WIDTH = 12  # seat names are cut to this on the board
 
-_PHASES = {
-    "setup": "setting up",
-    "start": "a turn begins",
-    "assault": "Assault phase",
-    "combat": "close combat",
-    "stash": "stash",
-    "deploy": "Deploy phase",
-    "draw": "drawing",
-    "over": "game over",
-}
-_ENDS = {
-    "points": f"a seat reached {_WIN_POINTS} points",
-    "missions": "the mission deck ran out",
-    "turns": f"all {_TURN_LIMIT} turns were played",
-}
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -118,14 +102,14 @@ def _label(view: MissionView, names: Names, seat: int) -> str:
 def _header(view: MissionView, names: Names) -> Text:
     head = Text("Sally Forth", style="bold")
     turn = f"turn {view.turn} of {_TURN_LIMIT}" if view.turn else "before the first turn"
-    head.append(f" | {turn} | {_PHASES.get(view.phase, view.phase)}")
+    head.append(f" | {turn} | {PHASES.get(view.phase, view.phase)}")
     head.append(f" | mission deck: {view.mission_deck_size} cards\n")
     if view.active >= 0:
         head.append(f"turn of {_label(view, names, view.active)}")
     else:
         head.append("no turn yet")
     if view.ended:
-        head.append(f"\nGame over: {_ENDS.get(view.ended, view.ended)}.", style="bold")
+        head.append(f"\nGame over: {ENDS.get(view.ended, view.ended)}.", style="bold")
     elif view.waiting:
         asked = ", ".join(_label(view, names, s) for s in view.waiting)
         head.append(f" | to choose: {asked}")

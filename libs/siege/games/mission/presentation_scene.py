@@ -27,7 +27,7 @@ _MISSIONS: list[dict[str, Any]] = _REF["missions"]
 _TURN_LIMIT: int = _REF["constants"]["turn_limit"]
 _WIN_POINTS: int = _REF["constants"]["win_points"]
 
-_PHASES = {
+PHASES = {
     "setup": "setting up",
     "start": "a turn begins",
     "assault": "Assault phase",
@@ -37,7 +37,7 @@ _PHASES = {
     "draw": "drawing",
     "over": "game over",
 }
-_ENDS = {
+ENDS = {
     "points": f"a seat reached {_WIN_POINTS} points",
     "missions": "the mission deck ran out",
     "turns": f"all {_TURN_LIMIT} turns were played",
@@ -185,9 +185,9 @@ def _area(view: MissionView, seat: int, names: Names, told: int | None) -> Zone:
 
 def _status(view: MissionView, names: Names, told: int | None) -> tuple[str, ...]:
     turn = f"Turn {view.turn} of {_TURN_LIMIT}" if view.turn else "Before the first turn"
-    first = f"{turn}, {_PHASES.get(view.phase, view.phase)}"
+    first = f"{turn}, {PHASES.get(view.phase, view.phase)}"
     if view.ended:
-        return first, f"Game over: {_ENDS.get(view.ended, view.ended)}"
+        return first, f"Game over: {ENDS.get(view.ended, view.ended)}"
     if view.waiting:
         asked = ", ".join(who(names, s, told) for s in view.waiting)
         return first, f"To choose: {asked}"
